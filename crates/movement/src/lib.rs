@@ -1,0 +1,1 @@
+//! The "12. Movement" rule set.

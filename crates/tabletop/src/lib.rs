@@ -1,0 +1,20 @@
+//! The shared tabletop core of Strategikon.
+//!
+//! It holds what every rule set stands on and nothing that belongs to one rule set: plane
+//! geometry in inches, terrain and its path costs, a square grid, seeded and scripted dice, the
+//! [`rules::RuleSet`] interface, games, records and replay, scenario-file diagnostics, drawing,
+//! and a random-game test harness.
+
+pub mod diagnostics;
+pub mod dice;
+pub mod game;
+pub mod geometry;
+pub mod render;
+pub mod rules;
+pub mod terrain;
+
+pub use diagnostics::{Diagnostic, Diagnostics, Source};
+pub use dice::{DiceSource, Die, Roll, ScriptedDice, SeededDice};
+pub use game::{Game, Record, ReplayError};
+pub use geometry::{Facing, Point, Rect, Sector, Vec2};
+pub use rules::{Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, Viewer};

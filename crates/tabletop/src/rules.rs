@@ -1,0 +1,293 @@
+//! The `RuleSet` interface every rule set implements, and the vocabulary it shares: sides,
+//! actors and viewers, rule IDs, refusals, pending decisions and outcomes.
+//!
+//! The flow of a command is check → execute → events → apply. `check` refuses an illegal
+//! command with the rule that forbids it; `execute` reads the state and the dice and returns
+//! events; only `apply` changes the state, one event at a time. A refused command therefore
+//! never changes anything.
+
+use crate::diagnostics::{Diagnostics, Source};
+use crate::dice::{DiceSource, SeededDice};
+use crate::render::Scene;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use std::fmt;
+
+/// A rule's ID from a digest's checklist, such as `MOV-TER-07`: what every event and refusal
+/// cites so a player can check the computer against the book.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct RuleId(pub Cow<'static, str>);
+
+impl RuleId {
+    /// A rule ID from a static string (no allocation).
+    pub const fn new(id: &'static str) -> RuleId {
+        RuleId(Cow::Borrowed(id))
+    }
+
+    /// The ID as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// A refused command: the rule that forbids it and why, in a sentence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("[{rule}] {reason}")]
+pub struct Refusal {
+    /// The rule applied.
+    pub rule: RuleId,
+    /// Why the command is refused.
+    pub reason: String,
+}
+
+impl Refusal {
+    /// A refusal citing `rule`.
+    pub fn new(rule: &'static str, reason: impl Into<String>) -> Refusal {
+        Refusal {
+            rule: RuleId::new(rule),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// One of the two sides of a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Side {
+    /// The red side.
+    Red,
+    /// The blue side.
+    Blue,
+}
+
+impl Side {
+    /// Both sides, red first.
+    pub const BOTH: [Side; 2] = [Side::Red, Side::Blue];
+
+    /// The other side.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Red => Side::Blue,
+            Side::Blue => Side::Red,
+        }
+    }
+
+    /// 0 for red, 1 for blue.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The side's name in lower case.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Red => "red",
+            Side::Blue => "blue",
+        }
+    }
+}
+
+impl fmt::Display for Side {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Side {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Side, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "red" => Ok(Side::Red),
+            "blue" => Ok(Side::Blue),
+            _ => Err(format!("unknown side '{s}': expected red or blue")),
+        }
+    }
+}
+
+/// Who sends a command: a side's general, or the umpire (the tabletop players resolving by hand
+/// what the engine does not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    /// A side.
+    Side(Side),
+    /// The umpire.
+    Umpire,
+}
+
+/// Who looks at the state: a side sees only what its general may see; a spectator sees the
+/// public view; the umpire sees everything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Viewer {
+    /// One side's general.
+    Side(Side),
+    /// A spectator.
+    Spectator,
+    /// The umpire.
+    Umpire,
+}
+
+/// Who must decide what now.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Pending {
+    /// One side must act.
+    Side {
+        /// The side to act.
+        side: Side,
+        /// What it is deciding, for the player.
+        what: String,
+    },
+    /// Both sides decide at once, in secret (written orders, simultaneous moves).
+    Both {
+        /// Sides that have not yet committed.
+        waiting: Vec<Side>,
+        /// What they are deciding.
+        what: String,
+    },
+    /// Both sides act against a clock, each command stamped with the game time.
+    Timed {
+        /// Sides that may act.
+        sides: Vec<Side>,
+        /// When the window closes, in milliseconds of game time.
+        closes_at_ms: u64,
+        /// What is happening.
+        what: String,
+    },
+    /// The battle is over.
+    Over,
+}
+
+impl Pending {
+    /// The sides that may send a command now.
+    pub fn sides(&self) -> Vec<Side> {
+        match self {
+            Pending::Side { side, .. } => vec![*side],
+            Pending::Both { waiting, .. } => waiting.clone(),
+            Pending::Timed { sides, .. } => sides.clone(),
+            Pending::Over => vec![],
+        }
+    }
+}
+
+/// How a battle ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winner, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the battle ended, citing the rule.
+    pub reason: String,
+}
+
+/// One line of the battle log: an event told in words, with the rules it cites.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// The narrated text, starting with the rule IDs in brackets.
+    pub text: String,
+    /// The rule IDs the event applied.
+    pub rules: Vec<RuleId>,
+}
+
+/// Events tell themselves as a log line.
+pub trait Narrate {
+    /// The rules this event applies (one at least).
+    fn rules(&self) -> Vec<RuleId>;
+    /// The event in words, without the rule prefix.
+    fn describe(&self) -> String;
+    /// The full log line: `[RULE] text`.
+    fn narrate(&self) -> LogLine {
+        let rules = self.rules();
+        let prefix: Vec<String> = rules.iter().map(|r| format!("[{r}]")).collect();
+        LogLine {
+            text: format!("{} {}", prefix.join(""), self.describe()),
+            rules,
+        }
+    }
+}
+
+/// A rule set: the rules of one game, with no state of its own beyond its data tables.
+pub trait RuleSet: Send + Sync + 'static {
+    /// The validated, playable scenario.
+    type Scenario: Clone + Send + Sync;
+    /// The game state. Serialises exactly; its serde form is what the state hash covers.
+    type State: Clone + Serialize + DeserializeOwned + fmt::Debug + Send + Sync;
+    /// A command from a side or the umpire.
+    type Command: Clone + Serialize + DeserializeOwned + fmt::Debug + Send + Sync;
+    /// A change to the state, carrying the dice that caused it and the rules it applied.
+    type Event: Clone + Serialize + DeserializeOwned + fmt::Debug + Narrate + Send + Sync;
+    /// What one viewer may see.
+    type View: Serialize;
+
+    /// The rule set's ID, such as `movement`.
+    fn id(&self) -> &'static str;
+    /// The rule set's version; a record made under another version may not replay.
+    fn version(&self) -> &'static str;
+
+    /// Parses and validates a scenario file, reporting every problem found.
+    fn load_scenario(&self, source: &Source) -> Result<Self::Scenario, Diagnostics>;
+
+    /// The starting state, with any events of the set-up (rolled with the game's dice).
+    fn setup(
+        &self,
+        scenario: &Self::Scenario,
+        dice: &mut dyn DiceSource,
+    ) -> (Self::State, Vec<Self::Event>);
+
+    /// Who must decide what now.
+    fn pending(&self, state: &Self::State) -> Pending;
+
+    /// Whether `actor` may give `command` now; a refusal names the rule that forbids it.
+    fn check(
+        &self,
+        state: &Self::State,
+        actor: Actor,
+        command: &Self::Command,
+    ) -> Result<(), Refusal>;
+
+    /// Carries out a checked command, rolling dice as the rules require, and returns the
+    /// events. It must not be called with a command that `check` refused. It may still refuse
+    /// when legality can only be known while executing; the caller then restores the dice.
+    fn execute(
+        &self,
+        state: &Self::State,
+        actor: Actor,
+        command: &Self::Command,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Self::Event>, Refusal>;
+
+    /// Applies one event to the state. Events are facts: applying never fails.
+    fn apply(&self, state: &mut Self::State, event: &Self::Event);
+
+    /// What `viewer` may see of the state.
+    fn view(&self, state: &Self::State, viewer: Viewer) -> Self::View;
+
+    /// The result, once the battle is over.
+    fn outcome(&self, state: &Self::State) -> Option<Outcome>;
+
+    /// Every legal command for `side`, where the rule set's choices are discrete. Continuous
+    /// rule sets return `None` and offer [`RuleSet::candidates`] instead.
+    fn legal_commands(&self, _state: &Self::State, _side: Side) -> Option<Vec<Self::Command>> {
+        None
+    }
+
+    /// A sample of sensible legal commands for `side`, for bots and the random-game harness:
+    /// all legal commands where they are discrete, otherwise sampled moves, targets and orders.
+    /// Every command returned must pass `check`.
+    fn candidates(
+        &self,
+        state: &Self::State,
+        side: Side,
+        rng: &mut SeededDice,
+    ) -> Vec<Self::Command>;
+
+    /// The table drawn for `viewer`.
+    fn scene(&self, state: &Self::State, viewer: Viewer) -> Scene;
+}
