@@ -1,1 +1,200 @@
-//! The "12. Movement" rule set.
+//! The "12. Movement" chapter as a Strategikon rule set: manoeuvre on a continuous table.
+//!
+//! Two sides alternate movement phases. Each unit makes at most one move per phase: straight
+//! segments, wheels, changes of facing and one change of formation, priced against its
+//! allowance (T1) with terrain (T3), the backward/sideways doubling, facing costs (T2) and the
+//! wheel measured on the outside. Charges stop at contact and may use the one-third bonus;
+//! forced marches roll a discipline check, cost EP and may exhaust. Separated units regroup or
+//! flee by themselves at the start of their side's phase. Combat is left to the players: the
+//! umpire sets morale states and EP, drives units off, rallies them and asks the engine for
+//! morale checks (T6 with the depth bonus).
+//!
+//! Every number lives in `data/*.toml`; every event and refusal cites its rule ID; see
+//! `docs/rulings/movement.md` for the interpretations.
+
+pub mod data;
+pub mod depth;
+pub mod engine;
+pub mod ground;
+pub mod layout;
+pub mod model;
+pub mod referee;
+pub mod regroup;
+mod rules_impl;
+pub mod scenario;
+pub mod shapes;
+pub mod state;
+
+pub use data::Data;
+pub use model::{Armor, Discipline, Formation, MoraleState, PieceClass, TroopType, Turn, Weather};
+pub use scenario::Scenario;
+pub use state::{Command, Event, State, Step, Unit, UnitId};
+
+use crate::engine::{OnEnemy, OnFriend, Options, Plan, Planner};
+use crate::ground::MoverKind;
+use crate::layout::Pose;
+use serde::Serialize;
+use tabletop::rules::{Refusal, Side};
+
+/// The movement rule set: the chapter's tables and nothing else.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Movement {
+    /// The data tables.
+    pub data: Data,
+}
+
+impl Default for Movement {
+    fn default() -> Self {
+        Movement::new()
+    }
+}
+
+/// The allowance of a move, and where it comes from.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Allowance {
+    /// The unit's normal allowance (after the circle's third).
+    pub normal: f64,
+    /// The allowance for this move.
+    pub this_move: f64,
+    /// The rules that set it.
+    pub rules: Vec<&'static str>,
+}
+
+impl Movement {
+    /// The rule set with its embedded tables.
+    pub fn new() -> Movement {
+        // The embedded tables are part of the program; the test suite pins that they load.
+        let data = Data::embedded().unwrap_or_else(|e| panic!("embedded movement data: {e}"));
+        Movement { data }
+    }
+
+    /// The rule set with other tables (switches, house rules).
+    pub fn with_data(data: Data) -> Movement {
+        Movement { data }
+    }
+
+    /// How terrain sees a unit in a formation.
+    pub fn mover_kind(&self, u: &Unit, formation: Formation) -> MoverKind {
+        self.mover_kind_of(
+            formation,
+            u.is_personality(),
+            u.limber.as_ref().is_some_and(|l| l.limbered),
+            u.mounted,
+            u.stand_size,
+            u.stands.len(),
+        )
+    }
+
+    /// How terrain sees a unit from its profile (MOV-R-11, MOV-R-33).
+    pub fn mover_kind_of(
+        &self,
+        formation: Formation,
+        personality: bool,
+        limbered: bool,
+        mounted: bool,
+        _size: (f64, f64),
+        stands: usize,
+    ) -> MoverKind {
+        let lone = personality && stands == 1;
+        MoverKind {
+            formed: !(formation == Formation::OpenOrder || lone),
+            wheeled: limbered,
+            mounted,
+        }
+    }
+
+    /// The normal allowance of a unit (MOV-GEN-02, MOV-GEN-10, MOV-FORM-04, MOV-R-10).
+    pub fn normal_allowance(&self, u: &Unit, formation: Formation) -> (f64, Vec<&'static str>) {
+        let mut rules = vec!["MOV-GEN-02"];
+        let base = if let Some(r) = u.rate {
+            rules.push("MOV-GEN-10");
+            r
+        } else if let Some(l) = &u.limber {
+            rules.push("MOV-LIMB-03");
+            // Unlimbered, the rate is only spent on changes of facing.
+            self.data.rates.artillery.get(l.class)
+        } else {
+            u.stands
+                .iter()
+                .filter_map(|s| self.data.rates.humanoid.get(&u.troop).map(|row| row.get(s.armor)))
+                .fold(f64::INFINITY, f64::min)
+        };
+        let base = if base.is_finite() { base } else { 0.0 };
+        if formation == Formation::Circle {
+            rules.push("MOV-FORM-04");
+            (base * self.data.rates.multipliers.circle, rules)
+        } else {
+            (base, rules)
+        }
+    }
+
+    /// The allowance of a move: normal, doubled on a forced march, or 4/3 for a charge that
+    /// ends in contact (MOV-GEN-08, MOV-FM-02, MOV-FM-04, MOV-R-29).
+    pub fn allowance(&self, u: &Unit, forced: bool, charge: bool) -> Allowance {
+        let (normal, mut rules) = self.normal_allowance(u, u.pose.formation);
+        let m = &self.data.rates.multipliers;
+        let this_move = if forced {
+            rules.push("MOV-FM-02");
+            normal * m.forced_march
+        } else if charge {
+            rules.push("MOV-GEN-08");
+            normal * m.charge
+        } else {
+            normal
+        };
+        Allowance { normal, this_move, rules }
+    }
+
+    /// Plans a player's move for `unit` without changing anything: the cost, the end pose,
+    /// what it runs into. This is the pre-measuring of MOV-GEN-09.
+    pub fn plan_move(
+        &self,
+        state: &State,
+        unit: UnitId,
+        steps: &[Step],
+        forced_march: bool,
+        battle_command: bool,
+    ) -> Result<Plan, Refusal> {
+        let planner = Planner::new(self, state, unit)
+            .ok_or_else(|| Refusal::new("MOV-GEN-01", format!("there is no unit {unit}")))?;
+        let u = &state.units[unit];
+        let circle = u.pose.formation == Formation::Circle;
+        let enemy = if forced_march {
+            OnEnemy::Refuse("MOV-FM-03")
+        } else if circle {
+            OnEnemy::Refuse("MOV-FORM-04")
+        } else if battle_command {
+            OnEnemy::StopAtContact
+        } else {
+            OnEnemy::Refuse("MOV-GEN-07")
+        };
+        let allowance = self.allowance(u, forced_march, false).this_move;
+        planner.plan(
+            steps,
+            Options {
+                enemy,
+                friend: OnFriend::Refuse,
+                stop_at_terrain: false,
+                may_leave_table: false,
+                allowance,
+            },
+        )
+    }
+
+    /// True when the unit's stands touch an enemy's (melee contact, MOV-R-34).
+    pub fn in_contact(&self, state: &State, unit: UnitId) -> bool {
+        Planner::new(self, state, unit).is_some_and(|p| p.in_contact(&state.units[unit].pose))
+    }
+
+    /// The pose a unit would take after a change of facing, or why it cannot.
+    pub fn turned_pose(&self, state: &State, unit: UnitId, turn: Turn) -> Result<Pose, Refusal> {
+        let planner = Planner::new(self, state, unit)
+            .ok_or_else(|| Refusal::new("MOV-GEN-01", format!("there is no unit {unit}")))?;
+        planner.turned(&state.units[unit].pose, turn)
+    }
+
+    /// Who is to move, by side.
+    pub fn side_to_move(&self, state: &State) -> Option<Side> {
+        (!state.over).then_some(state.phase)
+    }
+}

@@ -8,9 +8,13 @@
 pub mod diagnostics;
 pub mod dice;
 pub mod game;
+pub mod harness;
+pub mod host;
 pub mod geometry;
+pub mod grid;
 pub mod render;
 pub mod rules;
+pub mod table_file;
 pub mod terrain;
 
 pub use diagnostics::{Diagnostic, Diagnostics, Source};

@@ -3,10 +3,47 @@
 //! (rivers, streams, roads, walls, hedges) with fords and bridges.
 //!
 //! Nothing here knows a rule set: a rule set prices terrain through [`CostModel`], and decides
-//! what blocks sight through its own predicate.
+//! what blocks sight through its own [`SightRule`].
+//!
+//! All geometry is exact (segment–edge intersections, segment–capsule quadratics, half-plane
+//! clipping), never sampled, with one tolerance: boundaries are located to within
+//! [`LENGTH_TOLERANCE`] (1e-9 inch), so no piece of a split path is shorter than that.
+//!
+//! * [`polygon`]: area, containment and inside intervals of [`Polygon`]s;
+//! * [`band`]: linear features' bands, fords and bridges, and centreline crossings;
+//! * [`slope`]: the hill height field and the rise along a path;
+//! * [`split`]: [`Table::pieces`], splitting a segment into pieces of uniform [`Ground`];
+//! * [`cost`]: [`CostModel`], [`path_cost`] and [`advance`];
+//! * [`sight`]: [`Table::sight`], [`SightRule`] and [`line_of_sight`].
 
-use crate::geometry::Point;
+pub mod band;
+mod convex;
+pub mod cost;
+pub mod polygon;
+pub mod sight;
+pub mod slope;
+pub mod split;
+
+pub use cost::{
+    Advance, BlockReason, Blocked, COST_TOLERANCE, CostModel, CostedPiece, CrossingCharge,
+    PathCost, Stop, advance, advance_with, path_cost, path_cost_with,
+};
+pub use polygon::{BOUNDARY_TOLERANCE, LENGTH_TOLERANCE};
+pub use sight::{DefaultSightRule, Obstruction, ProfileSpan, Sight, SightRule, line_of_sight};
+pub use split::{CentrelineCrossing, FeatureSet, Ground, MAX_FEATURES, PathPiece, Scratch};
+
+use crate::geometry::{Point, Rect};
 use serde::{Deserialize, Serialize};
+
+/// A reference to one terrain feature of a [`Table`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FeatureRef {
+    /// `table.areas[i]`.
+    Area(usize),
+    /// `table.lines[j]`.
+    Line(usize),
+}
 
 /// A simple polygon (no self-intersections), its vertices in order, not closed (the last vertex
 /// joins the first).
@@ -117,4 +154,113 @@ pub struct Table {
     /// The width of the slope band inside each hill contour, in inches, over which the ground
     /// rises by the contour's height.
     pub slope_band: f64,
+}
+
+impl Table {
+    /// True when `p` is on the table (edges included).
+    pub fn contains_point(&self, p: Point) -> bool {
+        p.x >= 0.0 && p.y >= 0.0 && p.x <= self.width && p.y <= self.height
+    }
+
+    /// True when the whole footprint is on the table (edges included).
+    pub fn contains_rect(&self, rect: &Rect) -> bool {
+        rect.corners().iter().all(|&c| self.contains_point(c))
+    }
+
+    /// The areas sharing a region of positive area with the footprint, in index order.
+    pub fn areas_overlapping_rect(&self, rect: &Rect) -> Vec<usize> {
+        (0..self.areas.len()).filter(|&i| self.areas[i].polygon.overlaps_rect(rect)).collect()
+    }
+
+    /// The linear features whose band shares a region of positive area with the footprint, in
+    /// index order.
+    pub fn lines_overlapping_rect(&self, rect: &Rect) -> Vec<usize> {
+        (0..self.lines.len()).filter(|&j| self.lines[j].band_overlaps_rect(rect)).collect()
+    }
+
+    /// True when the footprint shares a region of positive area with area `i` (false for an
+    /// index out of range).
+    pub fn rect_overlaps_area(&self, rect: &Rect, i: usize) -> bool {
+        self.areas.get(i).is_some_and(|a| a.polygon.overlaps_rect(rect))
+    }
+
+    /// True when the footprint shares a region of positive area with the band of feature `j`.
+    pub fn rect_overlaps_band(&self, rect: &Rect, j: usize) -> bool {
+        self.lines.get(j).is_some_and(|l| l.band_overlaps_rect(rect))
+    }
+
+    /// True when the footprint shares a region of positive area with the band of feature `j`
+    /// outside all its fords and bridges (MOV-TER-06, MOV-R-12).
+    pub fn rect_overlaps_band_outside_crossings(&self, rect: &Rect, j: usize) -> bool {
+        self.lines.get(j).is_some_and(|l| l.band_overlaps_rect_outside_crossings(rect))
+    }
+
+    /// True when the footprint overlaps the band of feature `j` only within its fords and
+    /// bridges: it touches the band with positive area, and none of that is outside them.
+    pub fn rect_in_crossing(&self, rect: &Rect, j: usize) -> bool {
+        self.rect_overlaps_band(rect, j) && !self.rect_overlaps_band_outside_crossings(rect, j)
+    }
+
+    /// Problems that make the terrain unusable or only partly used, in a stable order: empty
+    /// text means none. Checks finite coordinates, polygons of at least three vertices and
+    /// positive area, finite non-negative widths and heights, centrelines of at least one point,
+    /// crossings of positive width, and at most [`MAX_FEATURES`] areas and lines (the splitter
+    /// ignores the rest).
+    pub fn validate(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if !(self.width > 0.0
+            && self.width.is_finite()
+            && self.height > 0.0
+            && self.height.is_finite())
+        {
+            out.push(format!(
+                "table size {} x {} is not positive and finite",
+                self.width, self.height
+            ));
+        }
+        if !(self.slope_band >= 0.0 && self.slope_band.is_finite()) {
+            out.push(format!("slope band {} is not finite and non-negative", self.slope_band));
+        }
+        if self.areas.len() > MAX_FEATURES {
+            out.push(format!("{} areas: only the first {MAX_FEATURES} are used", self.areas.len()));
+        }
+        if self.lines.len() > MAX_FEATURES {
+            out.push(format!(
+                "{} linear features: only the first {MAX_FEATURES} are used",
+                self.lines.len()
+            ));
+        }
+        for (i, a) in self.areas.iter().enumerate() {
+            let name = &a.name;
+            if a.polygon.points.iter().any(|p| !p.is_finite()) {
+                out.push(format!("area {i} ({name}): a vertex is not finite"));
+            } else if a.polygon.points.len() < 3 || a.polygon.area() <= 1e-12 {
+                out.push(format!("area {i} ({name}): the outline encloses no area"));
+            }
+            if !a.height.is_finite() {
+                out.push(format!("area {i} ({name}): height is not finite"));
+            }
+        }
+        for (j, l) in self.lines.iter().enumerate() {
+            let name = &l.name;
+            if l.path.is_empty() {
+                out.push(format!("line {j} ({name}): the centreline is empty"));
+            }
+            if l.path.iter().any(|p| !p.is_finite()) {
+                out.push(format!("line {j} ({name}): a centreline point is not finite"));
+            }
+            if !(l.width >= 0.0 && l.width.is_finite()) {
+                out.push(format!(
+                    "line {j} ({name}): width {} is not finite and non-negative",
+                    l.width
+                ));
+            }
+            for (k, c) in l.crossings.iter().enumerate() {
+                if c.stretch().is_none() {
+                    out.push(format!("line {j} ({name}): crossing {k} covers no stretch"));
+                }
+            }
+        }
+        out
+    }
 }

@@ -1,0 +1,651 @@
+//! The game state, commands and events of the movement rule set.
+
+use crate::layout::{Pose, layout};
+use crate::model::{
+    Armor, Discipline, Edge, Formation, MoraleState, PieceClass, TroopType, Turn, Weather,
+};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabletop::dice::Roll;
+use tabletop::geometry::{Pivot, Point, Rect};
+use tabletop::rules::{Narrate, RuleId, Side};
+use tabletop::terrain::Table;
+
+/// A unit's index in [`State::units`]: a small integer, stable for the whole game.
+pub type UnitId = usize;
+
+/// One stand.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stand {
+    /// Its footprint.
+    pub rect: Rect,
+    /// Its armor class (stands of one unit may differ, MOV-GEN-02).
+    pub armor: Armor,
+    /// Endurance points left.
+    pub ep: i32,
+}
+
+/// Artillery state (MOV-LIMB).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Limber {
+    /// The piece's class.
+    pub class: PieceClass,
+    /// Limbered (ready to move) or unlimbered (ready to shoot).
+    pub limbered: bool,
+    /// Limbering or unlimbering now: the state flips at the end of this phase.
+    pub changing: bool,
+    /// The turn of the last change (no shooting that turn).
+    pub changed_turn: Option<u32>,
+    /// The last turn it shot.
+    pub shot_turn: Option<u32>,
+}
+
+/// One unit.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Its index.
+    pub id: UnitId,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Its troop type.
+    pub troop: TroopType,
+    /// Its discipline.
+    pub discipline: Discipline,
+    /// Its own rate, for creatures outside T1 (MOV-GEN-10).
+    pub rate: Option<f64>,
+    /// Mounted (stand size, WRG obstacle fraction).
+    pub mounted: bool,
+    /// Designated skirmishers (may use open order).
+    pub skirmisher: bool,
+    /// Levy (must stay in mass).
+    pub levy: bool,
+    /// A leader stand.
+    pub leader: bool,
+    /// A character stand.
+    pub character: bool,
+    /// The army's leader.
+    pub army_leader: bool,
+    /// Its brigade leader.
+    pub brigade_leader: Option<UnitId>,
+    /// Stand width × depth.
+    pub stand_size: (f64, f64),
+    /// Its pose.
+    pub pose: Pose,
+    /// Its stands, in layout order.
+    pub stands: Vec<Stand>,
+    /// Its morale state.
+    pub morale: MoraleState,
+    /// Artillery only.
+    pub limber: Option<Limber>,
+    /// Still on the table.
+    pub on_table: bool,
+    /// Has moved (or been moved) this phase.
+    pub moved: bool,
+    /// A forced march was refused by the discipline check this phase (MOV-R-28).
+    pub forced_march_failed: bool,
+    /// Exhausted: barred from moving in this turn's phase (MOV-FM-07, MOV-R-32).
+    pub exhausted_turn: Option<u32>,
+    /// Separated from its army (MOV-R-22).
+    pub separated: bool,
+    /// Driven off by a morale result and not yet rallied (MOV-REG-02).
+    pub driven_off: bool,
+    /// Held in place by magic or another effect (MOV-REG-03).
+    pub held: bool,
+    /// Allowance left after a regroup move that reached its group, for forming up (MOV-REG-10).
+    pub regroup_left: Option<f64>,
+}
+
+impl Unit {
+    /// The stands' rectangles.
+    pub fn rects(&self) -> Vec<Rect> {
+        self.stands.iter().map(|s| s.rect).collect()
+    }
+
+    /// Re-lays the stands for a pose, keeping armor and EP in order.
+    pub fn set_pose(&mut self, pose: Pose) {
+        let rects = layout(&pose, self.stands.len(), self.stand_size);
+        for (s, r) in self.stands.iter_mut().zip(rects) {
+            s.rect = r;
+        }
+        self.pose = pose;
+    }
+
+    /// A lone leader or character stand (moves freely, MOV-REG-05, MOV-R-11).
+    pub fn is_personality(&self) -> bool {
+        self.leader || self.character
+    }
+
+    /// Artillery or siege equipment.
+    pub fn is_artillery(&self) -> bool {
+        self.limber.is_some()
+    }
+
+    /// The current ranks (for depth, MOV-R-17): circle and open order count 1.
+    pub fn ranks(&self) -> u32 {
+        match self.pose.formation {
+            Formation::Circle | Formation::OpenOrder => 1,
+            _ => crate::layout::ranks(self.stands.len(), self.pose.files),
+        }
+    }
+}
+
+/// A side's standing data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideState {
+    /// Which side.
+    pub side: Side,
+    /// Its name.
+    pub name: String,
+    /// Its own table edge (flight goes toward it).
+    pub edge: Edge,
+}
+
+/// An objective held at the end of the battle (the victory condition, NIS).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Objective {
+    /// Its name.
+    pub name: String,
+    /// Its centre.
+    pub at: Point,
+    /// A side holds it with a stand within this distance and no enemy stand within it.
+    pub radius: f64,
+}
+
+/// The state of a game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The scenario's name.
+    pub scenario: String,
+    /// The table (shared, read-only).
+    pub table: Arc<Table>,
+    /// The weather.
+    pub weather: Weather,
+    /// The turn, from 1.
+    pub turn: u32,
+    /// The last turn.
+    pub turns: u32,
+    /// The side that moves first in each turn.
+    pub first: Side,
+    /// The side whose movement phase it is.
+    pub phase: Side,
+    /// Set when the battle is over.
+    pub over: bool,
+    /// The two sides.
+    pub sides: Vec<SideState>,
+    /// The units.
+    pub units: Vec<Unit>,
+    /// The objectives.
+    pub objectives: Vec<Objective>,
+}
+
+impl State {
+    /// The unit with this id, if any.
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.units.get(id)
+    }
+
+    /// A side's data.
+    pub fn side(&self, side: Side) -> Option<&SideState> {
+        self.sides.iter().find(|s| s.side == side)
+    }
+
+    /// The units of a side still on the table.
+    pub fn units_of(&self, side: Side) -> impl Iterator<Item = &Unit> {
+        self.units.iter().filter(move |u| u.side == side && u.on_table)
+    }
+
+    /// The unit named `name`.
+    pub fn find(&self, name: &str) -> Option<UnitId> {
+        self.units.iter().position(|u| u.name == name)
+    }
+}
+
+/// One step of a move (MOV-R-30: segments, wheels, facing changes and one formation change).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Step {
+    /// Move the reference point straight to a point, keeping the facing.
+    Advance {
+        /// The destination of the reference point.
+        to: [f64; 2],
+    },
+    /// A change of facing.
+    Face(Turn),
+    /// A wheel about a front corner.
+    Wheel {
+        /// The corner that stays still.
+        pivot: Pivot,
+        /// Degrees; positive swings the free flank forward, negative back.
+        degrees: f64,
+    },
+    /// A change of formation.
+    Form {
+        /// The new formation.
+        formation: Formation,
+        /// Stands per rank (ignored by the circle); defaults to the current files.
+        #[serde(default)]
+        files: Option<u32>,
+        /// The open-order gap; defaults to the data's.
+        #[serde(default)]
+        gap: Option<f64>,
+    },
+}
+
+/// A command.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Command {
+    /// A unit's move for this phase.
+    Move {
+        /// The unit.
+        unit: UnitId,
+        /// Declares a forced march (discipline check first, MOV-FM-01).
+        #[serde(default)]
+        forced_march: bool,
+        /// Moves under a battle command (needed to start or end in melee contact).
+        #[serde(default)]
+        battle_command: bool,
+        /// The steps.
+        steps: Vec<Step>,
+    },
+    /// Limber an artillery piece (takes the turn, MOV-LIMB-01).
+    Limber {
+        /// The piece.
+        unit: UnitId,
+    },
+    /// Unlimber an artillery piece.
+    Unlimber {
+        /// The piece.
+        unit: UnitId,
+    },
+    /// Declare that a piece shoots (resolved by hand; refused when it may not, MOV-LIMB-02).
+    Shoot {
+        /// The piece.
+        unit: UnitId,
+    },
+    /// End this side's movement phase.
+    EndPhase,
+    /// Umpire: set a unit's morale state.
+    SetMorale {
+        /// The unit.
+        unit: UnitId,
+        /// The new state.
+        state: MoraleState,
+    },
+    /// Umpire: set the EP of one stand (0 removes it) or of every stand.
+    SetEndurance {
+        /// The unit.
+        unit: UnitId,
+        /// The stand's index, or every stand.
+        #[serde(default)]
+        stand: Option<usize>,
+        /// The EP.
+        ep: i32,
+    },
+    /// Umpire: remove a unit from the table.
+    Remove {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Umpire: a morale result drives the unit off (it flees until it rallies).
+    DriveOff {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Umpire: mark a unit separated from its army, or not.
+    MarkSeparated {
+        /// The unit.
+        unit: UnitId,
+        /// Separated or not.
+        separated: bool,
+    },
+    /// Umpire: hold a unit in place (magic or another effect), or release it.
+    Hold {
+        /// The unit.
+        unit: UnitId,
+        /// Held or not.
+        held: bool,
+    },
+    /// Umpire: the engine rolls a T6 morale check for the unit, with the depth bonus.
+    MoraleCheck {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Umpire: the unit rallies (the morale chapter's rally, resolved by hand).
+    Rally {
+        /// The unit.
+        unit: UnitId,
+    },
+}
+
+/// Why a unit moved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveKind {
+    /// A player's move.
+    Voluntary,
+    /// A forced march.
+    ForcedMarch,
+    /// A charge (ends in contact under a battle command).
+    Charge,
+    /// Compulsory regrouping (MOV-REG-03).
+    Regroup,
+    /// Flight away from the fighting (MOV-REG-02).
+    Flight,
+}
+
+/// One item of a move's cost, for the log and the referee.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostItem {
+    /// The rule applied.
+    pub rule: RuleId,
+    /// What was paid for.
+    pub what: String,
+    /// Inches of allowance.
+    pub cost: f64,
+}
+
+/// A change to the state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "event")]
+pub enum Event {
+    /// A side's movement phase begins.
+    PhaseStarted {
+        /// The side.
+        side: Side,
+        /// The turn.
+        turn: u32,
+    },
+    /// A unit moved.
+    Moved {
+        /// The unit.
+        unit: UnitId,
+        /// Why.
+        kind: MoveKind,
+        /// The pose before.
+        from: Pose,
+        /// The pose after.
+        to: Pose,
+        /// The reference point's path.
+        path: Vec<Point>,
+        /// Inches of allowance spent.
+        cost: f64,
+        /// The allowance.
+        allowance: f64,
+        /// What was paid for.
+        items: Vec<CostItem>,
+        /// A note (stopped at contact, truncated…).
+        note: String,
+        /// The rules applied.
+        rules: Vec<RuleId>,
+    },
+    /// A discipline check (T6).
+    DisciplineCheck {
+        /// The unit.
+        unit: UnitId,
+        /// The die.
+        roll: Roll,
+        /// The target.
+        target: u8,
+        /// Passed.
+        passed: bool,
+    },
+    /// A forced march refused by a failed check: the unit may still move normally (MOV-R-28).
+    ForcedMarchFailed {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// Forced-march attrition (MOV-FM-05).
+    Attrition {
+        /// The unit.
+        unit: UnitId,
+        /// EP lost by each stand.
+        per_stand: i32,
+        /// EP of each stand after.
+        after: Vec<i32>,
+    },
+    /// The exhaustion roll (MOV-FM-06).
+    ExhaustionRoll {
+        /// The unit.
+        unit: UnitId,
+        /// The die.
+        roll: Roll,
+        /// Exhausted on this or higher.
+        from: u8,
+        /// Exhausted.
+        exhausted: bool,
+        /// The turn it may not move in.
+        barred_turn: u32,
+    },
+    /// Exhaustion clears at the end of the barred phase (MOV-R-32).
+    ExhaustionCleared {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A piece starts to limber or unlimber (MOV-LIMB-01).
+    LimberStarted {
+        /// The piece.
+        unit: UnitId,
+        /// Limbering (true) or unlimbering.
+        limbering: bool,
+    },
+    /// A piece's limbering or unlimbering is done.
+    LimberDone {
+        /// The piece.
+        unit: UnitId,
+        /// Now limbered.
+        limbered: bool,
+    },
+    /// A piece shoots (resolved by hand).
+    Shot {
+        /// The piece.
+        unit: UnitId,
+    },
+    /// A morale state set by the umpire.
+    MoraleSet {
+        /// The unit.
+        unit: UnitId,
+        /// The new state.
+        state: MoraleState,
+    },
+    /// EP set by the umpire.
+    EnduranceSet {
+        /// The unit.
+        unit: UnitId,
+        /// EP of each stand after (stands at 0 are removed).
+        after: Vec<i32>,
+    },
+    /// Stands at 0 EP leave the unit (MOV-R-27).
+    StandsLost {
+        /// The unit.
+        unit: UnitId,
+        /// Indices of the stands removed.
+        stands: Vec<usize>,
+        /// The pose after closing up.
+        pose: Pose,
+    },
+    /// A unit leaves the table.
+    Removed {
+        /// The unit.
+        unit: UnitId,
+        /// Why.
+        reason: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A unit is driven off by a morale result.
+    DrivenOff {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A unit's separation changes.
+    Separation {
+        /// The unit.
+        unit: UnitId,
+        /// Now separated.
+        separated: bool,
+        /// Why.
+        reason: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A unit is held or released.
+    Held {
+        /// The unit.
+        unit: UnitId,
+        /// Held.
+        held: bool,
+    },
+    /// A morale check (T6, with the depth bonus).
+    MoraleChecked {
+        /// The unit.
+        unit: UnitId,
+        /// The die.
+        roll: Roll,
+        /// The modifiers, by name.
+        modifiers: Vec<(String, i32)>,
+        /// Roll plus modifiers.
+        total: i32,
+        /// The target.
+        target: i32,
+        /// Passed.
+        passed: bool,
+    },
+    /// A unit rallies.
+    Rallied {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// A side's movement phase ends.
+    PhaseEnded {
+        /// The side.
+        side: Side,
+    },
+    /// The battle is over.
+    BattleOver {
+        /// Why.
+        reason: String,
+    },
+}
+
+impl Narrate for Event {
+    fn rules(&self) -> Vec<RuleId> {
+        match self {
+            Event::PhaseStarted { .. } | Event::PhaseEnded { .. } => {
+                vec![RuleId::new("MOV-GEN-01")]
+            }
+            Event::Moved { rules, .. } => rules.clone(),
+            Event::DisciplineCheck { roll, .. } => {
+                vec![RuleId::new("MOV-FM-01"), roll.rule.clone()]
+            }
+            Event::ForcedMarchFailed { .. } => vec![RuleId::new("MOV-FM-01")],
+            Event::Attrition { .. } => vec![RuleId::new("MOV-FM-05")],
+            Event::ExhaustionRoll { .. } => vec![RuleId::new("MOV-FM-06")],
+            Event::ExhaustionCleared { .. } => vec![RuleId::new("MOV-FM-07")],
+            Event::LimberStarted { .. } | Event::LimberDone { .. } => {
+                vec![RuleId::new("MOV-LIMB-01")]
+            }
+            Event::Shot { .. } => vec![RuleId::new("MOV-LIMB-03")],
+            Event::MoraleSet { .. } | Event::DrivenOff { .. } | Event::Rallied { .. } => {
+                vec![RuleId::new("MOV-REG-04")]
+            }
+            Event::EnduranceSet { .. } | Event::StandsLost { .. } => vec![RuleId::new("MOV-FM-05")],
+            Event::Removed { rule, .. } | Event::Separation { rule, .. } => vec![rule.clone()],
+            Event::Held { .. } => vec![RuleId::new("MOV-REG-03")],
+            Event::MoraleChecked { .. } => vec![RuleId::new("MOV-DEPTH-01")],
+            Event::BattleOver { .. } => vec![RuleId::new("MOV-GEN-01")],
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Event::PhaseStarted { side, turn } => format!("turn {turn}: {side} movement phase"),
+            Event::PhaseEnded { side } => format!("{side} ends its movement phase"),
+            Event::Moved { unit, kind, cost, allowance, to, note, items, .. } => {
+                let parts: Vec<String> = items
+                    .iter()
+                    .map(|i| format!("{} {:.2}\" [{}]", i.what, i.cost, i.rule))
+                    .collect();
+                format!(
+                    "unit {unit} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}",
+                    match kind {
+                        MoveKind::Voluntary => "moves",
+                        MoveKind::ForcedMarch => "force-marches",
+                        MoveKind::Charge => "charges",
+                        MoveKind::Regroup => "regroups",
+                        MoveKind::Flight => "flees",
+                    },
+                    to.at.x,
+                    to.at.y,
+                    to.facing.bearing_degrees(),
+                    to.formation,
+                    cost,
+                    allowance,
+                    if parts.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" ({})", parts.join("; "))
+                    },
+                    if note.is_empty() { String::new() } else { format!("; {note}") }
+                )
+            }
+            Event::DisciplineCheck { unit, roll, target, passed } => format!(
+                "unit {unit} discipline check: {roll} against {target}+, {}",
+                if *passed { "passed" } else { "failed" }
+            ),
+            Event::ForcedMarchFailed { unit } => {
+                format!("unit {unit} may not forced-march this phase; it may still move normally")
+            }
+            Event::Attrition { unit, per_stand, after } => {
+                format!(
+                    "unit {unit}: forced-march attrition, each stand loses {per_stand} EP (now {after:?})"
+                )
+            }
+            Event::ExhaustionRoll { unit, roll, from, exhausted, barred_turn } => format!(
+                "unit {unit} exhaustion: {roll}, exhausted on {from}+: {}",
+                if *exhausted {
+                    format!("exhausted, may not move in turn {barred_turn}")
+                } else {
+                    "not exhausted".to_string()
+                }
+            ),
+            Event::ExhaustionCleared { unit } => format!("unit {unit} is no longer exhausted"),
+            Event::LimberStarted { unit, limbering } => format!(
+                "unit {unit} {} (neither moves nor shoots this turn)",
+                if *limbering { "limbers" } else { "unlimbers" }
+            ),
+            Event::LimberDone { unit, limbered } => {
+                format!("unit {unit} is now {}", if *limbered { "limbered" } else { "unlimbered" })
+            }
+            Event::Shot { unit } => format!("unit {unit} shoots (resolve by hand)"),
+            Event::MoraleSet { unit, state } => format!("umpire: unit {unit} is now {state}"),
+            Event::EnduranceSet { unit, after } => format!("umpire: unit {unit} EP now {after:?}"),
+            Event::StandsLost { unit, stands, .. } => {
+                format!("unit {unit} loses {} stand(s) at 0 EP", stands.len())
+            }
+            Event::Removed { unit, reason, .. } => {
+                format!("unit {unit} leaves the table: {reason}")
+            }
+            Event::DrivenOff { unit } => format!("unit {unit} is driven off and separated"),
+            Event::Separation { unit, separated, reason, .. } => format!(
+                "unit {unit} is {}: {reason}",
+                if *separated { "separated from its army" } else { "no longer separated" }
+            ),
+            Event::Held { unit, held } => {
+                format!("unit {unit} is {}", if *held { "held in place" } else { "released" })
+            }
+            Event::MoraleChecked { unit, roll, modifiers, total, target, passed } => {
+                let m: Vec<String> = modifiers.iter().map(|(n, v)| format!("{n} {v:+}")).collect();
+                format!(
+                    "unit {unit} morale check: {roll} {} = {total} against {target}: {}",
+                    m.join(" "),
+                    if *passed { "passed" } else { "failed" }
+                )
+            }
+            Event::Rallied { unit } => format!("unit {unit} rallies"),
+            Event::BattleOver { reason } => format!("the battle is over: {reason}"),
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The referee: example questions in scenarios/movement/referee answer with the rules' numbers;
+//! malformed questions get clear errors.
+mod common;
+use common::close;
+use movement::referee::{RefereeError, answer};
+use serde_json::{Value, json};
+
+fn ask(name: &str) -> Value {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text =
+        std::fs::read_to_string(format!("{root}/scenarios/movement/referee/{name}")).unwrap();
+    let mut q: Value = serde_json::from_str(&text).unwrap();
+    // File paths in the examples are relative to the repository root.
+    if let Some(f) = q.pointer_mut("/terrain/file") {
+        *f = json!(format!("{root}/{}", f.as_str().unwrap()));
+    }
+    answer(&q).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn num(a: &Value, k: &str) -> f64 {
+    a[k].as_f64().unwrap_or_else(|| panic!("{k} in {a}"))
+}
+
+fn has_rule(a: &Value, r: &str) -> bool {
+    a["rules"].as_array().unwrap().iter().any(|x| x == r)
+}
+
+#[test]
+fn the_worked_example_costs_twelve() {
+    let a = ask("worked_example.json");
+    close(num(&a, "cost"), 12.0);
+    close(num(&a, "left"), 0.0);
+    assert_eq!(a["allowed"], json!(true));
+    for r in ["MOV-TER-07", "MOV-TER-02", "MOV-TER-09", "MOV-DIR-01", "MOV-GEN-02"] {
+        assert!(has_rule(&a, r), "{r}: {a}");
+    }
+}
+
+#[test]
+fn how_far_stops_after_six_inches_of_road() {
+    let a = ask("how_far.json");
+    let reach = a["reaches"].as_array().unwrap();
+    close(reach[1].as_f64().unwrap(), 31.0);
+    close(num(&a, "distance"), 12.0);
+    assert_eq!(a["allowed"], json!(false));
+}
+
+#[test]
+fn a_wheel_of_six_inches_through_ninety_degrees() {
+    let a = ask("wheel.json");
+    close(num(&a, "cost"), 6.0 * std::f64::consts::FRAC_PI_2);
+    assert!(has_rule(&a, "MOV-WHEEL-03"));
+}
+
+#[test]
+fn two_poor_facing_changes_cost_four() {
+    let a = ask("facing.json");
+    close(num(&a, "cost"), 4.0);
+    close(num(&a, "allowance"), 6.0);
+}
+
+#[test]
+fn forced_march_facts_and_results() {
+    let a = ask("forced_march.json");
+    let facts: std::collections::BTreeMap<String, Value> = a["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].clone()))
+        .collect();
+    assert_eq!(facts["discipline_check_passes_on"], json!(4));
+    assert_eq!(facts["ep_lost_per_stand"], json!(2));
+    assert_eq!(facts["exhausted_on"], json!("7-10"));
+    assert_eq!(facts["discipline_check_passed"], json!(true));
+    assert_eq!(facts["exhausted"], json!(true));
+    close(facts["exhaustion_chance_by_morale"]["firm"].as_f64().unwrap(), 0.2);
+    assert_eq!(facts["exhaustion_chance_by_morale"]["shaken"], Value::Null);
+    close(num(&a, "allowance"), 24.0);
+}
+
+#[test]
+fn a_path_on_the_ready_scenario_uses_its_terrain() {
+    // A column marching into the ford of the ready scenario: 1.5" of firm ground, then into
+    // the water at ×2.
+    let a = ask("ford_scenario_path.json");
+    assert!(has_rule(&a, "MOV-TER-07"), "{a}");
+    assert!(num(&a, "cost") > 6.0);
+}
+
+#[test]
+fn malformed_questions_get_clear_errors() {
+    for (q, needle) in [
+        (json!({"question": "teleport"}), "unknown variant"),
+        (
+            json!({"question": "facing", "unit": {"type": "light_infantry", "discipline": "good", "colour": 1}, "turns": []}),
+            "unknown field",
+        ),
+        (
+            json!({"question": "path_cost", "unit": {"type": "light_infantry", "discipline": "good"}, "path": [[0, 0]]}),
+            "two points",
+        ),
+        (
+            json!({"question": "forced_march", "unit": {"type": "light_infantry", "discipline": "good"}, "discipline_roll": 11}),
+            "1 to 10",
+        ),
+        (
+            json!({"question": "path_cost", "unit": {"type": "creature", "discipline": "good"}, "path": [[0, 0], [1, 1]]}),
+            "MOV-GEN-10",
+        ),
+        (
+            json!({"question": "path_cost", "unit": {"type": "light_infantry", "discipline": "good"}, "path": [[0, 0], [1, 1]], "terrain": {"file": "/nonexistent.toml"}}),
+            "cannot read",
+        ),
+        (json!([1, 2, 3]), "malformed"),
+    ] {
+        let e = answer(&q).unwrap_err();
+        assert!(e.to_string().contains(needle), "{needle}: {e}");
+        assert!(matches!(e, RefereeError::Malformed(_) | RefereeError::Terrain(_)));
+    }
+}
