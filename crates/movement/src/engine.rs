@@ -180,32 +180,65 @@ impl<'a> Planner<'a> {
         ends: &[Point],
         measure: f64,
         who: MoverKind,
-        into: &mut Vec<(&'static str, f64)>,
+        into: &mut Vec<TerrainPiece>,
     ) -> Result<(), Blocked> {
         if measure <= 0.0 {
             return Ok(());
         }
+        // Each stand's path, split exactly by tabletop's terrain splitter.
+        let table = self.ground.table;
+        let mut scratch = tabletop::terrain::Scratch::default();
+        let mut per_stand: Vec<Vec<tabletop::terrain::PathPiece>> =
+            Vec::with_capacity(centres.len());
         let mut cuts = vec![0.0, 1.0];
         for (a, b) in centres.iter().zip(ends) {
-            self.ground.cuts(*a, *b, &mut cuts);
+            for p in [*a, *b] {
+                if !table.contains_point(p) {
+                    return Err(Blocked::OffTable);
+                }
+            }
+            let mut out = Vec::new();
+            table.pieces_with(*a, *b, &mut scratch, &mut out);
+            cuts.extend(out.iter().map(|p| p.t1));
+            per_stand.push(out);
         }
         cuts.sort_by(f64::total_cmp);
         cuts.dedup_by(|a, b| (*a - *b).abs() < 1e-12);
+        let mut next = vec![0usize; per_stand.len()];
         for w in cuts.windows(2) {
             let (t0, t1) = (w[0], w[1]);
             if t1 - t0 <= 0.0 {
                 continue;
             }
             let tm = 0.5 * (t0 + t1);
-            let mut worst: (f64, &'static str) = (0.0, "MOV-TER-02");
-            for (a, b) in centres.iter().zip(ends) {
-                let dir = (*b - *a).normalized().unwrap_or(Vec2::ZERO);
-                let g = self.ground.at(a.lerp(*b, tm), dir, who)?;
-                if g.ground > worst.0 {
-                    worst = (g.ground, g.rule);
+            let mut worst = TerrainPiece {
+                rule: "MOV-TER-02",
+                what: "firm ground",
+                length: 0.0,
+                multiplier: 0.0,
+            };
+            for (k, pieces) in per_stand.iter().enumerate() {
+                while next[k] + 1 < pieces.len() && pieces[next[k]].t1 < tm {
+                    next[k] += 1;
+                }
+                let g = match pieces.get(next[k]) {
+                    Some(p) => self.ground.piece(&p.ground, who)?,
+                    None => continue,
+                };
+                if g.ground > worst.multiplier {
+                    worst = TerrainPiece {
+                        rule: g.rule,
+                        what: if g.uphill { "uphill" } else { g.what },
+                        length: 0.0,
+                        multiplier: g.ground,
+                    };
                 }
             }
-            into.push((worst.1, (t1 - t0) * measure * worst.0));
+            if worst.multiplier == 0.0 {
+                worst.multiplier = self.rules.data.terrain.multiplier.firm;
+            }
+            worst.length = (t1 - t0) * measure;
+            into.push(worst);
         }
         Ok(())
     }
@@ -213,30 +246,34 @@ impl<'a> Planner<'a> {
     fn add_terrain_items(
         &self,
         plan: &mut Plan,
-        pieces: Vec<(&'static str, f64)>,
+        pieces: Vec<TerrainPiece>,
         factor: f64,
         dir_rule: &'static str,
         label: &str,
     ) -> f64 {
-        // Group by rule, keep order of first appearance.
-        let mut grouped: Vec<(&'static str, f64)> = Vec::new();
-        for (r, c) in pieces {
-            match grouped.iter_mut().find(|(g, _)| *g == r) {
-                Some(x) => x.1 += c,
-                None => grouped.push((r, c)),
+        // Group by ground and multiplier, keeping the order of first appearance.
+        let mut grouped: Vec<TerrainPiece> = Vec::new();
+        for p in pieces {
+            match grouped
+                .iter_mut()
+                .find(|g| g.rule == p.rule && g.what == p.what && g.multiplier == p.multiplier)
+            {
+                Some(g) => g.length += p.length,
+                None => grouped.push(p),
             }
         }
         let mut total = 0.0;
-        for (r, c) in grouped {
-            let cost = c * factor;
+        for g in grouped {
+            let cost = g.length * g.multiplier * factor;
             total += cost;
-            plan.rules.insert(r);
+            plan.rules.insert(g.rule);
             plan.rules.insert(dir_rule);
-            plan.items.push(CostItem {
-                rule: RuleId::new(r),
-                what: if factor != 1.0 { format!("{label} ×{factor}") } else { label.to_string() },
-                cost,
-            });
+            let mut what =
+                format!("{label}: {:.2}\" of {} ×{}", g.length, g.what, fmt_num(g.multiplier));
+            if factor != 1.0 {
+                what.push_str(&format!(" ×{} ({})", fmt_num(factor), direction_word(dir_rule)));
+            }
+            plan.items.push(CostItem { rule: RuleId::new(g.rule), what, cost });
         }
         total
     }
@@ -452,10 +489,16 @@ impl<'a> Planner<'a> {
             if !(plan.left_table && b == Blocked::OffTable) {
                 return Err(refuse(b.rule(), b.describe()));
             }
-            // Leaving the table: price the part on it as firm ground.
-            pieces.push(("MOV-TER-02", measure));
+            // Leaving the table: price the flight as firm ground.
+            pieces.clear();
+            pieces.push(TerrainPiece {
+                rule: "MOV-TER-02",
+                what: "firm ground",
+                length: measure,
+                multiplier: 1.0,
+            });
         }
-        let label = format!("{measure:.2}\" moved");
+        let label = "advance".to_string();
         plan.cost += self.add_terrain_items(plan, pieces, factor, dir_rule, &label);
         plan.rules.insert(dir_rule);
         // Linear obstacles, once each per move (MOV-R-33).
@@ -718,10 +761,15 @@ impl<'a> Planner<'a> {
             }
             prev = next;
         }
-        let terrain_total: f64 = pieces.iter().map(|p| p.1).sum();
+        let terrain_total: f64 = pieces.iter().map(|p| p.length * p.multiplier).sum();
         // Rounding of the chord sum: keep the firm-ground wheel exactly W·θ.
-        if pieces.iter().all(|p| p.0 == "MOV-TER-02") && (terrain_total - base).abs() < 1e-9 {
-            pieces = vec![("MOV-TER-02", base)];
+        if pieces.iter().all(|p| p.rule == "MOV-TER-02") && (terrain_total - base).abs() < 1e-9 {
+            pieces = vec![TerrainPiece {
+                rule: "MOV-TER-02",
+                what: "firm ground",
+                length: base,
+                multiplier: 1.0,
+            }];
         }
         let label = format!("wheel {degrees:.0}° on a {radius:.2}\" radius");
         let dir_rule = if backward { "MOV-WHEEL-05" } else { "MOV-WHEEL-04" };
@@ -829,7 +877,7 @@ impl<'a> Planner<'a> {
         let old = layout(pose, n, size);
         let next = layout(&new, n, size);
         // The farthest-travelling stand, costed alone over the terrain (MOV-R-16).
-        let mut worst: Vec<(&'static str, f64)> = Vec::new();
+        let mut worst: Vec<TerrainPiece> = Vec::new();
         let mut worst_total = 0.0;
         for (a, b) in old.iter().zip(&next) {
             let mut pieces = Vec::new();
@@ -837,7 +885,7 @@ impl<'a> Planner<'a> {
             if let Err(bk) = self.terrain_cost(&[a.centre], &[b.centre], d, who, &mut pieces) {
                 return Err(refuse(bk.rule(), bk.describe()));
             }
-            let total: f64 = pieces.iter().map(|p| p.1).sum();
+            let total: f64 = pieces.iter().map(|p| p.length * p.multiplier).sum();
             if total > worst_total {
                 worst_total = total;
                 worst = pieces;
@@ -882,6 +930,33 @@ fn bounds(poly: &[Point]) -> (Point, Point) {
         hi.y = hi.y.max(p.y);
     }
     (lo, hi)
+}
+
+/// One piece of priced ground.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TerrainPiece {
+    /// The rule.
+    pub rule: &'static str,
+    /// The ground in words.
+    pub what: &'static str,
+    /// Inches measured.
+    pub length: f64,
+    /// The multiplier (ground × uphill).
+    pub multiplier: f64,
+}
+
+fn fmt_num(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+fn direction_word(rule: &str) -> &'static str {
+    match rule {
+        "MOV-DIR-02" => "backward",
+        "MOV-DIR-03" => "sideways",
+        "MOV-WHEEL-05" => "backward wheel",
+        _ => "direction",
+    }
 }
 
 /// The files that make the squarest mass of `n` stands (MOV-R-14).

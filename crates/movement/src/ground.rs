@@ -1,20 +1,16 @@
-//! The chapter's terrain model over tabletop's [`Table`]: the multiplier of the ground under a
-//! point (T3), uphill detection from the hills' height field (MOV-R-02), the exact cut points of
-//! a straight path at every terrain boundary, and the linear obstacles a path crosses.
-//!
-//! Areas and bands are cut exactly (segment against polygon edges, band sides, band end
-//! circles and the ends of fords and bridges). The inner edge of a hill's slope band and the
-//! changes of slope direction within it are found by sampling every 0.1" and bisecting to
-//! 1e-7": a documented approximation (docs/rulings/movement.md).
+//! The chapter's terrain prices (T3) over tabletop's [`Table`]: the multiplier of a piece of
+//! path whose ground `Table::pieces` has worked out exactly (areas, bands, fords, bridges and the
+//! rise of the hill slopes, MOV-R-02), the footprint tests for ground a stand may not stand on
+//! (river water outside crossings, dense trees for formed troops, the table's edge), and the
+//! linear obstacles a path crosses.
 
 use crate::data::{ObstacleModel, TerrainData};
 use crate::model::Weather;
-use crate::shapes::{
-    convex_overlaps_polygon, point_in_polygon, polyline_at, polyline_distance, segment_circle,
-    segment_cuts,
+use crate::shapes::{convex_overlaps_polygon, polyline_distance};
+use tabletop::geometry::{Point, Rect};
+use tabletop::terrain::{
+    AreaKind, CrossingKind, Ground as TerrainGround, LineKind, LinearFeature, Table,
 };
-use tabletop::geometry::{Point, Rect, Vec2};
-use tabletop::terrain::{AreaKind, CrossingKind, LineKind, LinearFeature, Table};
 
 /// What a stand is, for terrain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +71,8 @@ pub struct GroundInfo {
     pub ground: f64,
     /// The rule behind it.
     pub rule: &'static str,
+    /// The ground in words ("ford", "mud").
+    pub what: &'static str,
     /// True when the piece climbs.
     pub uphill: bool,
 }
@@ -99,41 +97,6 @@ fn crossing_at(line: &LinearFeature, s: f64) -> Option<CrossingKind> {
 }
 
 impl Ground<'_> {
-    /// The height of the ground at `p`: each hill contour containing it adds its height,
-    /// rising linearly across the slope band inside its edge.
-    pub fn elevation(&self, p: Point) -> f64 {
-        let band = self.table.slope_band;
-        let mut e = 0.0;
-        for a in &self.table.areas {
-            if a.kind != AreaKind::Hill || !point_in_polygon(p, &a.polygon.points) {
-                continue;
-            }
-            let pts = &a.polygon.points;
-            let mut d = f64::INFINITY;
-            for i in 0..pts.len() {
-                d = d.min(tabletop::geometry::point_segment_distance(
-                    p,
-                    pts[i],
-                    pts[(i + 1) % pts.len()],
-                ));
-            }
-            e += if band > 0.0 { a.height * (d / band).min(1.0) } else { a.height };
-        }
-        e
-    }
-
-    /// True when moving from `p` along the unit vector `dir` climbs faster than the threshold.
-    pub fn uphill(&self, p: Point, dir: Vec2) -> bool {
-        if !self.table.areas.iter().any(|a| a.kind == AreaKind::Hill) {
-            return false;
-        }
-        // A one-sided difference in the direction of travel: a point on the plateau just past
-        // the slope band is level, a point just inside it climbs.
-        let h = 1e-8;
-        let rise = (self.elevation(p + dir * h) - self.elevation(p)) / h;
-        rise > self.data.slope.uphill_threshold
-    }
-
     fn road_multiplier(&self, kind: LineKind) -> Option<f64> {
         let m = &self.data.multiplier;
         match kind {
@@ -159,158 +122,83 @@ impl Ground<'_> {
         best
     }
 
-    /// The multiplier of the ground at `p` for a mover going along `dir` (ground × uphill),
+    /// The multiplier of a piece of path whose ground `tabletop::terrain::Table::pieces` has
+    /// worked out exactly (areas, bands, fords, bridges, rise), for a mover (ground × uphill),
     /// with the rule it comes from, or why the ground is closed.
-    pub fn at(&self, p: Point, dir: Vec2, who: MoverKind) -> Result<GroundInfo, Blocked> {
+    pub fn piece(&self, g: &TerrainGround, who: MoverKind) -> Result<GroundInfo, Blocked> {
         let m = &self.data.multiplier;
-        if p.x < 0.0 || p.y < 0.0 || p.x > self.table.width || p.y > self.table.height {
-            return Err(Blocked::OffTable);
-        }
-        let mut ground: Option<(f64, &'static str)> = None;
-        // Water first: rivers and streams, with their fords and bridges.
-        for l in &self.table.lines {
-            if !matches!(l.kind, LineKind::River | LineKind::Stream) {
-                continue;
-            }
-            if let Some(s) = in_band(p, l) {
-                let g = match crossing_at(l, s) {
-                    Some(CrossingKind::Ford) => (m.ford, "MOV-TER-07"),
-                    Some(CrossingKind::Bridge) => (self.road_at(p).unwrap_or(m.firm), "MOV-TER-08"),
-                    None if l.kind == LineKind::River => {
+        let lines = &self.table.lines;
+        let mut water: Option<(f64, &'static str, &'static str)> = None;
+        let mut road: Option<f64> = None;
+        for j in g.bands.iter() {
+            let Some(l) = lines.get(j) else { continue };
+            match l.kind {
+                LineKind::River | LineKind::Stream => {
+                    let v = if g.in_ford(j) {
+                        (m.ford, "MOV-TER-07", "ford")
+                    } else if g.on_bridge(j) {
+                        (f64::NAN, "MOV-TER-08", "bridge")
+                    } else if l.kind == LineKind::River {
                         return Err(Blocked::River(l.name.clone()));
+                    } else {
+                        (m.stream, "MOV-TER-12", "stream")
+                    };
+                    water = Some(match water {
+                        Some(o) if o.0 >= v.0 => o,
+                        _ => v,
+                    });
+                }
+                k => {
+                    if let Some(r) = self.road_multiplier(k) {
+                        road = Some(road.map_or(r, |b: f64| b.min(r)));
                     }
-                    None => (m.stream, "MOV-TER-12"),
-                };
-                ground = Some(match ground {
-                    Some(o) if o.0 >= g.0 => o,
-                    _ => g,
-                });
+                }
             }
         }
-        let ground = match ground {
-            Some(g) => g,
-            None => match self.road_at(p) {
-                Some(r) => (
-                    r,
+        let ground = match water {
+            // A bridge costs as the road over it, or firm ground without one.
+            Some((v, rule, what)) if v.is_nan() => (road.unwrap_or(m.firm), rule, what),
+            Some(w) => w,
+            None => match road {
+                Some(r) => {
                     if r == m.paved_road && self.weather == Weather::Dry {
-                        "MOV-TER-09"
+                        (r, "MOV-TER-09", "road")
                     } else {
-                        "MOV-TER-10"
-                    },
-                ),
+                        (r, "MOV-TER-10", "dirt road")
+                    }
+                }
                 None => {
-                    let mut g = (m.firm, "MOV-TER-02");
-                    for a in &self.table.areas {
+                    let mut best = (m.firm, "MOV-TER-02", "firm ground");
+                    for i in g.areas.iter() {
+                        let Some(a) = self.table.areas.get(i) else { continue };
                         let v = match a.kind {
                             AreaKind::Hill => continue,
-                            AreaKind::Wood => (m.light_woods, "MOV-TER-12"),
-                            AreaKind::Rough => (m.brush, "MOV-TER-12"),
-                            AreaKind::Marsh => (m.mud, "MOV-TER-03"),
-                            AreaKind::Village => (m.village, "MOV-TER-12"),
-                            AreaKind::DenseTrees => (m.dense_trees_open, "MOV-TER-11"),
+                            AreaKind::Wood => (m.light_woods, "MOV-TER-12", "light woods"),
+                            AreaKind::Rough => (m.brush, "MOV-TER-12", "brush"),
+                            AreaKind::Marsh => (m.mud, "MOV-TER-03", "mud"),
+                            AreaKind::Village => (m.village, "MOV-TER-12", "village"),
+                            AreaKind::DenseTrees => {
+                                if who.formed {
+                                    return Err(Blocked::DenseTrees(a.name.clone()));
+                                }
+                                (m.dense_trees_open, "MOV-TER-11", "dense trees")
+                            }
                         };
-                        if !point_in_polygon(p, &a.polygon.points) {
-                            continue;
-                        }
-                        if a.kind == AreaKind::DenseTrees && who.formed {
-                            return Err(Blocked::DenseTrees(a.name.clone()));
-                        }
-                        if v.0 > g.0 {
-                            g = v;
+                        if v.0 > best.0 {
+                            best = v;
                         }
                     }
-                    g
+                    best
                 }
             },
         };
-        let uphill = self.uphill(p, dir);
+        let uphill = g.is_uphill(self.data.slope.uphill_threshold);
         Ok(GroundInfo {
             ground: ground.0 * if uphill { m.uphill } else { 1.0 },
             rule: if uphill { "MOV-TER-04" } else { ground.1 },
+            what: ground.2,
             uphill,
         })
-    }
-
-    /// Every parameter in (0, 1) where the segment `a`–`b` crosses a terrain boundary.
-    pub fn cuts(&self, a: Point, b: Point, out: &mut Vec<f64>) {
-        if a.distance(b) == 0.0 {
-            return;
-        }
-        let (slo, shi) =
-            (Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y)));
-        for ar in &self.table.areas {
-            let pts = &ar.polygon.points;
-            let (plo, phi) = poly_bounds(pts);
-            if plo.x > shi.x || phi.x < slo.x || plo.y > shi.y || phi.y < slo.y {
-                continue;
-            }
-            for i in 0..pts.len() {
-                segment_cuts(a, b, pts[i], pts[(i + 1) % pts.len()], out);
-            }
-        }
-        for l in &self.table.lines {
-            if matches!(l.kind, LineKind::Wall | LineKind::Hedge) {
-                continue;
-            }
-            let h = l.width / 2.0;
-            for w in l.path.windows(2) {
-                let Some(t) = (w[1] - w[0]).normalized() else {
-                    continue;
-                };
-                let n = t.perp_left() * h;
-                segment_cuts(a, b, w[0] + n, w[1] + n, out);
-                segment_cuts(a, b, w[0] - n, w[1] - n, out);
-            }
-            for v in &l.path {
-                segment_circle(a, b, *v, h, out);
-            }
-            for c in &l.crossings {
-                for s in [c.at - c.width / 2.0, c.at + c.width / 2.0] {
-                    if let Some((q, t)) = polyline_at(&l.path, s) {
-                        let n = t.perp_left() * (h + 0.01);
-                        segment_cuts(a, b, q - n, q + n, out);
-                    }
-                }
-            }
-        }
-        // Hill slope bands: sample, then bisect changes of the local slope classification
-        // (only where the segment comes near a hill).
-        let (lo, hi) =
-            (Vec2::new(a.x.min(b.x), a.y.min(b.y)), Vec2::new(a.x.max(b.x), a.y.max(b.y)));
-        let near_hill = self.table.areas.iter().any(|x| {
-            x.kind == AreaKind::Hill && {
-                let (plo, phi) = poly_bounds(&x.polygon.points);
-                plo.x <= hi.x && phi.x >= lo.x && plo.y <= hi.y && phi.y >= lo.y
-            }
-        });
-        if near_hill {
-            let len = a.distance(b);
-            let Some(dir) = (b - a).normalized() else {
-                return;
-            };
-            let steps = ((len / 0.1).ceil() as usize).max(1);
-            let class = |t: f64| self.uphill(a.lerp(b, t), dir);
-            let mut prev = class(0.0);
-            let mut t_prev = 0.0;
-            for i in 1..=steps {
-                let t = i as f64 / steps as f64;
-                let c = class(t);
-                if c != prev {
-                    let (mut lo, mut hi) = (t_prev, t);
-                    for _ in 0..40 {
-                        let mid = 0.5 * (lo + hi);
-                        if class(mid) == prev {
-                            lo = mid;
-                        } else {
-                            hi = mid;
-                        }
-                    }
-                    out.push(0.5 * (lo + hi));
-                }
-                prev = c;
-                t_prev = t;
-            }
-        }
     }
 
     /// The linear obstacles (hedges, walls, streams) whose centreline the segment crosses
@@ -466,17 +354,4 @@ pub fn river_pieces(l: &LinearFeature) -> Vec<Vec<Point>> {
         run += len;
     }
     out
-}
-
-/// The bounding box of a polygon.
-fn poly_bounds(pts: &[Point]) -> (Point, Point) {
-    let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
-    let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for p in pts {
-        lo.x = lo.x.min(p.x);
-        lo.y = lo.y.min(p.y);
-        hi.x = hi.x.max(p.x);
-        hi.y = hi.y.max(p.y);
-    }
-    (lo, hi)
 }

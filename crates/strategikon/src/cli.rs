@@ -215,6 +215,10 @@ fn replay(path: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
+    let reg = registry::rulesets();
+    if reg.get(ruleset).is_none() {
+        bail!("unknown rule set '{ruleset}': known rule sets are {}", reg.ids());
+    }
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
     } else {

@@ -6,7 +6,7 @@ use tabletop::host::{Host, Registry};
 /// Every rule set the binary knows, by ID.
 pub fn rulesets() -> Registry {
     let mut r = Registry::new();
-    r.add(Box::new(Host(Arc::new(movement::Movement::standard()))));
+    r.add(Box::new(Host(Arc::new(movement::Movement::new()))));
     r
 }
 

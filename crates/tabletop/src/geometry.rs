@@ -453,11 +453,11 @@ impl Rect {
             let (a0, a1) = (a[i], a[(i + 1) % 4]);
             let (b0, b1) = (b[i], b[(i + 1) % 4]);
             for j in 0..4 {
-                best = best.min(point_segment_distance(b[j], a0, a1));
-                best = best.min(point_segment_distance(a[j], b0, b1));
+                best = best.min(point_segment_distance_squared(b[j], a0, a1));
+                best = best.min(point_segment_distance_squared(a[j], b0, b1));
             }
         }
-        best
+        best.sqrt()
     }
 
     /// Shortest distance from a point to the rectangle (zero inside).
@@ -555,13 +555,19 @@ impl Wheel {
 
 /// Shortest distance from `p` to the segment `a`–`b`.
 pub fn point_segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    point_segment_distance_squared(p, a, b).sqrt()
+}
+
+/// The square of the shortest distance from `p` to the segment `a`–`b`.
+#[inline]
+pub fn point_segment_distance_squared(p: Point, a: Point, b: Point) -> f64 {
     let ab = b - a;
     let l2 = ab.length_squared();
     if l2 == 0.0 {
-        return p.distance(a);
+        return (p - a).length_squared();
     }
     let t = ((p - a).dot(ab) / l2).clamp(0.0, 1.0);
-    p.distance(a + ab * t)
+    (p - (a + ab * t)).length_squared()
 }
 
 /// Where two segments `p0`–`p1` and `q0`–`q1` cross, as the parameter along the first

@@ -4,8 +4,8 @@
 use tabletop::geometry::{Facing, Point, Rect, Vec2};
 use tabletop::terrain::{
     Advance, Area, AreaKind, BlockReason, Blocked, CostModel, Crossing, CrossingKind,
-    DefaultSightRule, FeatureRef, Ground, LineKind, LinearFeature, Polygon, Stop, Table, advance,
-    line_of_sight, path_cost,
+    DefaultSightRule, FeatureRef, FeatureSet, Ground, LineKind, LinearFeature, MAX_FEATURES,
+    Polygon, Stop, Table, advance, line_of_sight, path_cost,
 };
 
 const EPS: f64 = 1e-12;
@@ -433,4 +433,29 @@ fn bad_input_gives_sane_answers() {
     let advance_zero = advance(&t, &[p(5.0, 8.5), p(5.0, 20.5)], &T3, f64::NAN);
     assert_eq!(advance_zero.stop, Stop::Budget);
     assert_eq!(advance_zero.distance, 0.0);
+}
+
+#[test]
+fn feature_sets_cover_both_words_and_ignore_the_rest() {
+    let s: FeatureSet = [0, 3, 63, 64, 127, 128, 500].into_iter().collect();
+    assert_eq!(s.iter().collect::<Vec<_>>(), vec![0, 3, 63, 64, 127]);
+    assert_eq!(s.len(), 5);
+    assert_eq!(s.first(), Some(0));
+    assert!(s.contains(64) && !s.contains(65) && !s.contains(128));
+    let t: FeatureSet = [3, 64].into_iter().collect();
+    assert_eq!(s.minus(t).iter().collect::<Vec<_>>(), vec![0, 63, 127]);
+    assert!(FeatureSet::EMPTY.is_empty() && FeatureSet::EMPTY.first().is_none());
+}
+
+#[test]
+fn areas_beyond_the_cap_are_ignored_and_reported() {
+    let mut t = table();
+    for i in 0..MAX_FEATURES + 2 {
+        let x = (i % 40) as f64;
+        t.areas.push(square(AreaKind::Wood, x, 0.0, x + 0.5, 0.5, 0.0));
+    }
+    assert!(t.validate().iter().any(|m| m.contains("only the first")));
+    let pieces = t.pieces(p(-1.0, 0.25), p(45.0, 0.25));
+    assert!(pieces.iter().all(|q| q.ground.areas.iter().all(|i| i < MAX_FEATURES)));
+    assert!(pieces.iter().any(|q| q.ground.in_area(MAX_FEATURES - 1)));
 }

@@ -16,6 +16,10 @@
 //! * [`cost`]: [`CostModel`], [`path_cost`] and [`advance`];
 //! * [`sight`]: [`Table::sight`], [`SightRule`] and [`line_of_sight`].
 
+// `!(x > 0.0)` is used on purpose throughout: unlike `x <= 0.0` it is also true for NaN, which
+// is how degenerate input is turned away without panicking.
+#![allow(clippy::neg_cmp_op_on_partial_ord)]
+
 pub mod band;
 mod convex;
 pub mod cost;

@@ -133,10 +133,12 @@ pub(crate) fn ramps_into(poly: &Polygon, w: f64, ring: &mut Vec<Point>, out: &mu
         let v1 = ring[(k + 1) % n];
         let e_next = if k + 1 == n { first } else { unit(k + 1) };
         let nrm = if ccw { e.perp_left() } else { e.perp_right() };
+        let inner = HalfPlane::through(v0, -nrm);
+        let outer = HalfPlane::offset(v0, nrm, w);
         out.push(Ramp {
             planes: [
-                HalfPlane::through(v0, -nrm),
-                HalfPlane::offset(v0, nrm, w),
+                inner,
+                outer,
                 HalfPlane::through(v0, -(e_prev + e)),
                 HalfPlane::through(v1, e + e_next),
             ],
@@ -260,7 +262,7 @@ pub(crate) fn hill_trace(
 
 impl Table {
     /// The ground's elevation at `p`, in contour levels: the sum over the hills containing `p`
-    /// of their ramped heights (see the [`slope`](self) model).
+    /// of their ramped heights (see the [slope model](crate::terrain::slope)).
     pub fn elevation(&self, p: Point) -> f64 {
         self.areas
             .iter()

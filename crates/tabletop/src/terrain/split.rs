@@ -22,25 +22,26 @@ use std::ops::ControlFlow;
 /// How many areas, and how many linear features, the splitter tells apart.
 pub const MAX_FEATURES: usize = 128;
 
-/// A set of feature indices below [`MAX_FEATURES`], as a bitset.
+/// A set of feature indices below [`MAX_FEATURES`], as a bitset (two words, so that
+/// [`Ground`] stays small and 8-byte aligned).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct FeatureSet(u128);
+pub struct FeatureSet([u64; 2]);
 
 impl FeatureSet {
     /// The empty set.
-    pub const EMPTY: FeatureSet = FeatureSet(0);
+    pub const EMPTY: FeatureSet = FeatureSet([0; 2]);
 
     /// True when `i` is in the set (false for `i ≥ MAX_FEATURES`).
     #[inline]
     pub fn contains(self, i: usize) -> bool {
-        i < MAX_FEATURES && self.0 & (1u128 << i) != 0
+        i < MAX_FEATURES && self.0[i >> 6] & (1u64 << (i & 63)) != 0
     }
 
     /// Adds `i` (ignored for `i ≥ MAX_FEATURES`).
     #[inline]
     pub fn insert(&mut self, i: usize) {
         if i < MAX_FEATURES {
-            self.0 |= 1u128 << i;
+            self.0[i >> 6] |= 1u64 << (i & 63);
         }
     }
 
@@ -48,45 +49,49 @@ impl FeatureSet {
     #[inline]
     pub fn remove(&mut self, i: usize) {
         if i < MAX_FEATURES {
-            self.0 &= !(1u128 << i);
+            self.0[i >> 6] &= !(1u64 << (i & 63));
         }
     }
 
     /// True when empty.
     #[inline]
     pub fn is_empty(self) -> bool {
-        self.0 == 0
+        self.0 == [0; 2]
     }
 
     /// The number of members.
     #[inline]
     pub fn len(self) -> usize {
-        self.0.count_ones() as usize
+        (self.0[0].count_ones() + self.0[1].count_ones()) as usize
     }
 
     /// The smallest member.
     #[inline]
     pub fn first(self) -> Option<usize> {
-        (self.0 != 0).then(|| self.0.trailing_zeros() as usize)
+        self.iter().next()
     }
 
     /// The members, in increasing order.
     pub fn iter(self) -> impl Iterator<Item = usize> {
-        let mut bits = self.0;
+        let mut words = self.0;
+        let mut w = 0;
         std::iter::from_fn(move || {
-            if bits == 0 {
-                return None;
+            while w < 2 {
+                if words[w] != 0 {
+                    let i = words[w].trailing_zeros() as usize;
+                    words[w] &= words[w] - 1;
+                    return Some(w * 64 + i);
+                }
+                w += 1;
             }
-            let i = bits.trailing_zeros() as usize;
-            bits &= bits - 1;
-            Some(i)
+            None
         })
     }
 
     /// The members of `self` not in `other`.
     #[inline]
     pub fn minus(self, other: FeatureSet) -> FeatureSet {
-        FeatureSet(self.0 & !other.0)
+        FeatureSet([self.0[0] & !other.0[0], self.0[1] & !other.0[1]])
     }
 }
 
