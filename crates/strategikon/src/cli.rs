@@ -117,12 +117,19 @@ fn validate(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     for path in paths {
         let verdict = match files::load(path, &reg) {
             Err(e) => Err(format!("{e:#}")),
-            Ok(Loaded::Scenario(rules, source)) => {
-                rules.validate(&source).map(|_| format!("{} scenario", rules.id())).map_err(|d| d.to_string())
-            }
+            Ok(Loaded::Scenario(rules, source)) => rules
+                .validate(&source)
+                .map(|_| format!("{} scenario", rules.id()))
+                .map_err(|d| d.to_string()),
             Ok(Loaded::Record(rules, record)) => rules
                 .replay(&record)
-                .map(|g| format!("{} record, {} commands, replays exactly", rules.id(), g.command_count()))
+                .map(|g| {
+                    format!(
+                        "{} record, {} commands, replays exactly",
+                        rules.id(),
+                        g.command_count()
+                    )
+                })
                 .map_err(|e| format!("{}: {e}", path.display())),
         };
         match verdict {
@@ -162,7 +169,12 @@ fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn Hosted
     }
 }
 
-fn render(path: &Path, output: &Path, after: Option<usize>, scale: f32) -> anyhow::Result<ExitCode> {
+fn render(
+    path: &Path,
+    output: &Path,
+    after: Option<usize>,
+    scale: f32,
+) -> anyhow::Result<ExitCode> {
     let game = open_game(path, after)?;
     let scene = game.scene(Viewer::Umpire);
     match output.extension().and_then(|e| e.to_str()) {
@@ -171,7 +183,8 @@ fn render(path: &Path, output: &Path, after: Option<usize>, scale: f32) -> anyho
             if !(scale.is_finite() && scale > 0.0 && scale <= 200.0) {
                 bail!("--scale must be a number of pixels per inch between 0 and 200");
             }
-            let png = tabletop::render::to_png(&scene, scale).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let png =
+                tabletop::render::to_png(&scene, scale).map_err(|e| anyhow::anyhow!("{e}"))?;
             std::fs::write(output, png)
         }
         _ => bail!("{}: the output must end in .svg or .png", output.display()),
@@ -210,7 +223,11 @@ fn replay(path: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
         },
         None => println!("result: the battle is not over"),
     }
-    eprintln!("replayed {n} commands in {:.3} s ({:.0} commands/s)", secs, n as f64 / secs.max(1e-9));
+    eprintln!(
+        "replayed {n} commands in {:.3} s ({:.0} commands/s)",
+        secs,
+        n as f64 / secs.max(1e-9)
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -222,7 +239,8 @@ fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
     } else {
-        std::fs::read_to_string(path).with_context(|| format!("{}: cannot read the file", path.display()))?
+        std::fs::read_to_string(path)
+            .with_context(|| format!("{}: cannot read the file", path.display()))?
     };
     let question: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
         anyhow::anyhow!("{}:{}:{}: not JSON: {e}", path.display(), e.line(), e.column())
@@ -280,7 +298,8 @@ fn battle(
     }
     if let Some(out) = record {
         let json = serde_json::to_string_pretty(&game.record())?;
-        std::fs::write(out, json).with_context(|| format!("{}: cannot write the record", out.display()))?;
+        std::fs::write(out, json)
+            .with_context(|| format!("{}: cannot write the record", out.display()))?;
         println!("record written to {}", out.display());
     }
     eprintln!("played {n} commands in {secs:.3} s ({:.0} commands/s)", n as f64 / secs.max(1e-9));

@@ -109,15 +109,8 @@ fn render_draws_svg_and_png() {
 #[test]
 fn a_battle_record_replays_and_a_tampered_one_is_caught() {
     let record = tmp("game.json");
-    let o = run(&[
-        "battle",
-        SCENARIO,
-        "--seed",
-        "3",
-        "--record",
-        record.to_str().unwrap(),
-        "--quiet",
-    ]);
+    let o =
+        run(&["battle", SCENARIO, "--seed", "3", "--record", record.to_str().unwrap(), "--quiet"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("result:"));
 
@@ -137,7 +130,14 @@ fn a_battle_record_replays_and_a_tampered_one_is_caught() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("diverges at command 0"), "{}", stderr(&o));
 
-    let o = run(&["render", record.to_str().unwrap(), "-o", tmp("mid.svg").to_str().unwrap(), "--after", "1"]);
+    let o = run(&[
+        "render",
+        record.to_str().unwrap(),
+        "-o",
+        tmp("mid.svg").to_str().unwrap(),
+        "--after",
+        "1",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
 }
 

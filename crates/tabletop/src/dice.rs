@@ -78,14 +78,7 @@ pub struct Roll {
 
 impl std::fmt::Display for Roll {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "[{}] {} for {}: {}",
-            self.rule,
-            self.die.name(),
-            self.purpose,
-            self.value
-        )
+        write!(f, "[{}] {} for {}: {}", self.rule, self.die.name(), self.purpose, self.value)
     }
 }
 
@@ -101,12 +94,7 @@ pub trait DiceSource {
         Self: Sized,
     {
         let value = self.face(die);
-        Roll {
-            die,
-            value,
-            purpose: purpose.into(),
-            rule,
-        }
+        Roll { die, value, purpose: purpose.into(), rule }
     }
 }
 
@@ -118,12 +106,7 @@ pub fn roll(
     rule: RuleId,
 ) -> Roll {
     let value = dice.face(die);
-    Roll {
-        die,
-        value,
-        purpose: purpose.into(),
-        rule,
-    }
+    Roll { die, value, purpose: purpose.into(), rule }
 }
 
 /// Draws a uniform integer in `0..n` from 32-bit words, by rejection: words at or above the
@@ -150,9 +133,7 @@ pub struct SeededDice {
 impl SeededDice {
     /// A generator for the given game seed.
     pub fn new(seed: u64) -> Self {
-        SeededDice {
-            rng: ChaCha8Rng::seed_from_u64(seed),
-        }
+        SeededDice { rng: ChaCha8Rng::seed_from_u64(seed) }
     }
 
     /// The next raw 32-bit word (for bots' and harnesses' own random choices).
@@ -187,10 +168,7 @@ pub struct ScriptedDice {
 impl ScriptedDice {
     /// Dice that will show these faces in order.
     pub fn new(faces: impl IntoIterator<Item = u8>) -> Self {
-        ScriptedDice {
-            faces: faces.into_iter().collect(),
-            used: 0,
-        }
+        ScriptedDice { faces: faces.into_iter().collect(), used: 0 }
     }
 
     /// How many faces remain unrolled.
@@ -202,17 +180,9 @@ impl ScriptedDice {
 impl DiceSource for ScriptedDice {
     fn face(&mut self, die: Die) -> u8 {
         let v = self.faces.pop_front().unwrap_or_else(|| {
-            panic!(
-                "scripted dice ran out after {} rolls (wanted a {})",
-                self.used,
-                die.name()
-            )
+            panic!("scripted dice ran out after {} rolls (wanted a {})", self.used, die.name())
         });
-        assert!(
-            die.can_show(v),
-            "scripted value {v} cannot be shown by a {}",
-            die.name()
-        );
+        assert!(die.can_show(v), "scripted value {v} cannot be shown by a {}", die.name());
         self.used += 1;
         v
     }
@@ -229,10 +199,7 @@ mod tests {
         let d6: Vec<u8> = (0..12).map(|_| d.face(Die::D6)).collect();
         let d10: Vec<u8> = (0..8).map(|_| d.face(Die::D10)).collect();
         let avg: Vec<u8> = (0..8).map(|_| d.face(Die::Average)).collect();
-        assert_eq!(
-            (d6, d10, avg),
-            (PINNED_D6.to_vec(), PINNED_D10.to_vec(), PINNED_AVG.to_vec()),
-        );
+        assert_eq!((d6, d10, avg), (PINNED_D6.to_vec(), PINNED_D10.to_vec(), PINNED_AVG.to_vec()),);
     }
 
     const PINNED_D6: [u8; 12] = [4, 4, 5, 1, 3, 3, 5, 4, 1, 3, 3, 4];
@@ -277,10 +244,7 @@ mod tests {
         assert_eq!(counts[0] + counts[1] + counts[6], 0);
         for (face, share) in [(2usize, 1.0), (3, 2.0), (4, 2.0), (5, 1.0)] {
             let expected = 10_000.0 * share;
-            assert!(
-                (counts[face] as f64 - expected).abs() < expected * 0.05,
-                "{counts:?}"
-            );
+            assert!((counts[face] as f64 - expected).abs() < expected * 0.05, "{counts:?}");
         }
     }
 

@@ -212,10 +212,7 @@ impl<R: RuleSet> Game<R> {
     pub fn submit(&mut self, actor: Actor, command: R::Command) -> Result<&[R::Event], Refusal> {
         self.rules.check(&self.state, actor, &command)?;
         let saved_dice = self.dice.clone();
-        let events = match self
-            .rules
-            .execute(&self.state, actor, &command, &mut self.dice)
-        {
+        let events = match self.rules.execute(&self.state, actor, &command, &mut self.dice) {
             Ok(ev) => ev,
             Err(refusal) => {
                 self.dice = saved_dice;
@@ -230,11 +227,7 @@ impl<R: RuleSet> Game<R> {
         self.events.extend(events);
         let value = serde_json::to_value(&command).expect("commands always serialise");
         let hash = Some(hash_hex(self.state_hash()));
-        self.commands.push(RecordedCommand {
-            actor,
-            command: value,
-            hash,
-        });
+        self.commands.push(RecordedCommand { actor, command: value, hash });
         Ok(&self.events[start..])
     }
 
@@ -281,12 +274,8 @@ impl<R: RuleSet> Game<R> {
         let source = Source::new(record.scenario_name.clone(), record.scenario.clone());
         let mut game = Game::new(rules, source, record.seed).map_err(ReplayError::Scenario)?;
         for (index, rc) in record.commands.iter().enumerate() {
-            let cmd: R::Command = serde_json::from_value(rc.command.clone()).map_err(|e| {
-                ReplayError::BadCommand {
-                    index,
-                    message: e.to_string(),
-                }
-            })?;
+            let cmd: R::Command = serde_json::from_value(rc.command.clone())
+                .map_err(|e| ReplayError::BadCommand { index, message: e.to_string() })?;
             game.submit(rc.actor, cmd)
                 .map_err(|refusal| ReplayError::Refused { index, refusal })?;
             if let Some(recorded) = &rc.hash {

@@ -168,12 +168,8 @@ impl Facing {
     /// Whole multiples of 90° are exact.
     pub fn from_bearing_degrees(deg: f64) -> Facing {
         let d = deg.rem_euclid(360.0);
-        let exact = [
-            (0.0, Self::NORTH),
-            (90.0, Self::EAST),
-            (180.0, Self::SOUTH),
-            (270.0, Self::WEST),
-        ];
+        let exact =
+            [(0.0, Self::NORTH), (90.0, Self::EAST), (180.0, Self::SOUTH), (270.0, Self::WEST)];
         for (a, f) in exact {
             if d == a {
                 return f;
@@ -185,9 +181,7 @@ impl Facing {
 
     /// The compass bearing in degrees, in `[0, 360)`.
     pub fn bearing_degrees(self) -> f64 {
-        libm::atan2(self.0.x, self.0.y)
-            .to_degrees()
-            .rem_euclid(360.0)
+        libm::atan2(self.0.x, self.0.y).to_degrees().rem_euclid(360.0)
     }
 
     /// The unit vector.
@@ -322,31 +316,18 @@ pub struct Rect {
 impl Rect {
     /// A rectangle from its centre, facing, frontage and depth.
     pub fn new(centre: Point, facing: Facing, width: f64, depth: f64) -> Rect {
-        Rect {
-            centre,
-            facing,
-            width,
-            depth,
-        }
+        Rect { centre, facing, width, depth }
     }
 
     /// A rectangle placed by the midpoint of its front edge.
     pub fn from_front_centre(front_centre: Point, facing: Facing, width: f64, depth: f64) -> Rect {
-        Rect::new(
-            front_centre - facing.vector() * (depth / 2.0),
-            facing,
-            width,
-            depth,
-        )
+        Rect::new(front_centre - facing.vector() * (depth / 2.0), facing, width, depth)
     }
 
     /// Half extents along the right and facing axes.
     #[inline]
     fn half(&self) -> (Vec2, Vec2) {
-        (
-            self.facing.right() * (self.width / 2.0),
-            self.facing.vector() * (self.depth / 2.0),
-        )
+        (self.facing.right() * (self.width / 2.0), self.facing.vector() * (self.depth / 2.0))
     }
 
     /// The four corners in order: front-left, front-right, rear-right, rear-left.
@@ -373,10 +354,7 @@ impl Rect {
 
     /// The same rectangle moved by `d`.
     pub fn translated(&self, d: Vec2) -> Rect {
-        Rect {
-            centre: self.centre + d,
-            ..*self
-        }
+        Rect { centre: self.centre + d, ..*self }
     }
 
     /// The rectangle rotated about `pivot` by the unit-vector rotation `by` (anticlockwise).
@@ -415,12 +393,7 @@ impl Rect {
         let d = o.centre - self.centre;
         let (a_r, a_f) = (self.facing.right(), self.facing.vector());
         let (b_r, b_f) = (o.facing.right(), o.facing.vector());
-        let (aw, ad, bw, bd) = (
-            self.width / 2.0,
-            self.depth / 2.0,
-            o.width / 2.0,
-            o.depth / 2.0,
-        );
+        let (aw, ad, bw, bd) = (self.width / 2.0, self.depth / 2.0, o.width / 2.0, o.depth / 2.0);
         // Projections of the other rectangle's half extents on an axis.
         let rr = a_r.dot(b_r).abs();
         let rf = a_r.dot(b_f).abs();
@@ -608,20 +581,10 @@ mod tests {
         // A square turned 45° has its vertices on the axes through its centre; its edge facing
         // the origin is the line x + y = 2c - sqrt(2). It reaches `a`'s corner (1, 1) only when
         // 2c - sqrt(2) < 2.
-        let b = Rect::new(
-            Vec2::new(1.6, 1.6),
-            Facing::from_bearing_degrees(45.0),
-            2.0,
-            2.0,
-        );
+        let b = Rect::new(Vec2::new(1.6, 1.6), Facing::from_bearing_degrees(45.0), 2.0, 2.0);
         assert!(a.overlaps(&b));
         // At c = 1.8 the squares are apart, and only the turned square's own axes show it.
-        let c = Rect::new(
-            Vec2::new(1.8, 1.8),
-            Facing::from_bearing_degrees(45.0),
-            2.0,
-            2.0,
-        );
+        let c = Rect::new(Vec2::new(1.8, 1.8), Facing::from_bearing_degrees(45.0), 2.0, 2.0);
         assert!(!c.overlaps(&a));
     }
 
@@ -638,10 +601,7 @@ mod tests {
     #[test]
     fn wheel_of_six_inch_frontage_through_ninety_degrees() {
         let r = Rect::from_front_centre(Vec2::new(0.0, 0.0), Facing::NORTH, 6.0, 1.0);
-        let w = Wheel {
-            pivot: Pivot::Left,
-            radians: std::f64::consts::FRAC_PI_2,
-        };
+        let w = Wheel { pivot: Pivot::Left, radians: std::f64::consts::FRAC_PI_2 };
         assert!((w.arc_length(r.width) - 9.42477796).abs() < 1e-6);
         let after = w.apply(&r, &r);
         // Pivoting on the left front corner (-3, 0) and swinging the right flank forward turns

@@ -69,7 +69,8 @@ pub fn run<R: RuleSet>(
     let mut report = HarnessReport::default();
     for i in 0..config.games {
         let seed = config.seed.wrapping_add(i);
-        let outcome = catch_unwind(AssertUnwindSafe(|| play_one(rules.clone(), source, seed, config)));
+        let outcome =
+            catch_unwind(AssertUnwindSafe(|| play_one(rules.clone(), source, seed, config)));
         let (commands, winner) = match outcome {
             Ok(result) => result?,
             Err(panic) => {
@@ -78,7 +79,11 @@ pub fn run<R: RuleSet>(
                     .cloned()
                     .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                     .unwrap_or_else(|| "a panic".into());
-                return Err(HarnessFailure { seed, commands: 0, problem: format!("panicked: {what}") });
+                return Err(HarnessFailure {
+                    seed,
+                    commands: 0,
+                    problem: format!("panicked: {what}"),
+                });
             }
         };
         report.games += 1;
@@ -134,11 +139,19 @@ fn play_one<R: RuleSet>(
             break;
         }
         if n >= config.max_commands {
-            return Err(fail(seed, n, format!("the game did not end within {} commands", config.max_commands)));
+            return Err(fail(
+                seed,
+                n,
+                format!("the game did not end within {} commands", config.max_commands),
+            ));
         }
         let sides = pending.sides();
         if sides.is_empty() {
-            return Err(fail(seed, n, format!("nobody may act, but the game is not over: {pending:?}")));
+            return Err(fail(
+                seed,
+                n,
+                format!("nobody may act, but the game is not over: {pending:?}"),
+            ));
         }
         let side = sides[chooser.below(sides.len() as u32) as usize];
         let mut candidates = rules.candidates(game.state(), side, &mut chooser);
@@ -170,7 +183,8 @@ fn play_one<R: RuleSet>(
     if back != record {
         return Err(fail(seed, 0, "the record changes in a JSON round trip"));
     }
-    let replayed = Game::replay(rules, &back).map_err(|e| fail(seed, 0, format!("replay failed: {e}")))?;
+    let replayed =
+        Game::replay(rules, &back).map_err(|e| fail(seed, 0, format!("replay failed: {e}")))?;
     if replayed.state_hash() != game.state_hash() {
         return Err(fail(seed, game.command_count(), "the replay ends in another state"));
     }

@@ -25,7 +25,8 @@ pub trait HostedRuleSet: Send + Sync {
 /// A game behind a trait object.
 pub trait HostedGame: Send {
     /// Checks and carries out a command given as JSON; returns the new log lines.
-    fn submit(&mut self, actor: Actor, command: serde_json::Value) -> Result<Vec<LogLine>, Refusal>;
+    fn submit(&mut self, actor: Actor, command: serde_json::Value)
+    -> Result<Vec<LogLine>, Refusal>;
     /// Who must decide what now.
     fn pending(&self) -> Pending;
     /// The result, once over.
@@ -72,7 +73,11 @@ impl<R: RuleSet> HostedRuleSet for Host<R> {
 }
 
 impl<R: RuleSet> HostedGame for Game<R> {
-    fn submit(&mut self, actor: Actor, command: serde_json::Value) -> Result<Vec<LogLine>, Refusal> {
+    fn submit(
+        &mut self,
+        actor: Actor,
+        command: serde_json::Value,
+    ) -> Result<Vec<LogLine>, Refusal> {
         let events = self.submit_json(actor, command)?;
         Ok(events.iter().map(|e| e.narrate()).collect())
     }

@@ -8,10 +8,10 @@
 pub mod diagnostics;
 pub mod dice;
 pub mod game;
-pub mod harness;
-pub mod host;
 pub mod geometry;
 pub mod grid;
+pub mod harness;
+pub mod host;
 pub mod render;
 pub mod rules;
 pub mod table_file;

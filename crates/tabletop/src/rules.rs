@@ -51,10 +51,7 @@ pub struct Refusal {
 impl Refusal {
     /// A refusal citing `rule`.
     pub fn new(rule: &'static str, reason: impl Into<String>) -> Refusal {
-        Refusal {
-            rule: RuleId::new(rule),
-            reason: reason.into(),
-        }
+        Refusal { rule: RuleId::new(rule), reason: reason.into() }
     }
 }
 
@@ -206,10 +203,7 @@ pub trait Narrate {
     fn narrate(&self) -> LogLine {
         let rules = self.rules();
         let prefix: Vec<String> = rules.iter().map(|r| format!("[{r}]")).collect();
-        LogLine {
-            text: format!("{} {}", prefix.join(""), self.describe()),
-            rules,
-        }
+        LogLine { text: format!("{} {}", prefix.join(""), self.describe()), rules }
     }
 }
 

@@ -7,9 +7,7 @@ use tabletop::dice::{DiceSource, Die, Roll, roll};
 use tabletop::game::{Game, ReplayError};
 use tabletop::harness::{HarnessConfig, run};
 use tabletop::render::Scene;
-use tabletop::rules::{
-    Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, Viewer,
-};
+use tabletop::rules::{Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, Viewer};
 use tabletop::terrain::Table;
 use tabletop::{Diagnostic, Diagnostics, SeededDice, Source};
 
@@ -52,7 +50,9 @@ impl Narrate for RaceEvent {
     }
     fn describe(&self) -> String {
         match self {
-            RaceEvent::Advanced { side, roll } => format!("{side} rolls {} and advances", roll.value),
+            RaceEvent::Advanced { side, roll } => {
+                format!("{side} rolls {} and advances", roll.value)
+            }
             RaceEvent::Rested { side } => format!("{side} rests"),
         }
     }
@@ -129,8 +129,9 @@ impl RuleSet for Race {
         s.clone()
     }
     fn outcome(&self, s: &RaceState) -> Option<Outcome> {
-        Side::BOTH.into_iter().find(|side| s.position[side.index()] >= s.goal).map(|side| {
-            Outcome { winner: Some(side), reason: "[RACE-GOAL] reached the goal".into() }
+        Side::BOTH.into_iter().find(|side| s.position[side.index()] >= s.goal).map(|side| Outcome {
+            winner: Some(side),
+            reason: "[RACE-GOAL] reached the goal".into(),
         })
     }
     fn legal_commands(&self, s: &RaceState, side: Side) -> Option<Vec<RaceCommand>> {
