@@ -12,6 +12,8 @@
 //! Every number lives in `data/*.toml`; every event and refusal cites its rule ID; see
 //! `docs/rulings/movement.md` for the interpretations.
 
+#![warn(missing_docs)]
+
 pub mod data;
 pub mod depth;
 pub mod engine;

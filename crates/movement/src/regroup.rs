@@ -298,6 +298,49 @@ impl Movement {
         Some((p, allowance))
     }
 
+    /// A compulsory move straight along `dir` if nothing stops it; otherwise the best of a fan
+    /// of headings up to 90° either side (MOV-R-25), scored by the ground gained toward the
+    /// edge (flight) or the aim point (regrouping) plus a quarter of the distance marched. The
+    /// straight line wins ties within 0.5".
+    fn compulsory_route(
+        &self,
+        state: &State,
+        unit: UnitId,
+        dir: Vec2,
+        aim: Option<Point>,
+        kind: MoveKind,
+        limit: Option<&ReachedTest<'_>>,
+    ) -> Option<(Plan, f64)> {
+        let straight = self.compulsory_move(state, unit, dir, kind, limit);
+        if straight.as_ref().is_some_and(|(p, _)| p.stopped.is_none() || p.left_table) {
+            return straight;
+        }
+        let u = state.unit(unit)?;
+        let start = centroid(&u.rects());
+        let n = u.stands.len();
+        // Ground gained toward the target, plus a quarter of the distance marched: a unit
+        // pressed against an obstacle prefers sliding along it to standing still.
+        let toward = match aim {
+            Some(a) => (a - start).normalized().unwrap_or(dir),
+            None => dir.normalized().unwrap_or(dir),
+        };
+        let score = |p: &Plan| -> f64 {
+            let end = centroid(&layout(&p.pose, n, u.stand_size));
+            (end - start).dot(toward) + 0.25 * end.distance(start)
+        };
+        let mut best = straight.map(|(p, a)| (score(&p) + 0.5, p, a));
+        for deg in [30.0, -30.0, 60.0, -60.0, 90.0, -90.0] {
+            let d = dir.rotate_by(tabletop::geometry::rotation(f64::to_radians(deg)));
+            if let Some((p, a)) = self.compulsory_move(state, unit, d, kind, limit) {
+                let sc = score(&p);
+                if best.as_ref().is_none_or(|(b, _, _)| sc > *b) {
+                    best = Some((sc, p, a));
+                }
+            }
+        }
+        best.map(|(_, p, a)| (p, a))
+    }
+
     fn edge_direction(&self, state: &State, u: &Unit) -> Vec2 {
         match state.side(u.side).map(|s| s.edge) {
             Some(Edge::North) => Vec2::new(0.0, 1.0),
@@ -321,6 +364,7 @@ impl Movement {
         if !u.separated && by_distance {
             out.push(Event::Separation {
                 unit,
+                name: String::new(),
                 separated: true,
                 reason: "outside its leaders' command ranges and far from every friendly unit"
                     .into(),
@@ -347,12 +391,13 @@ impl Movement {
             // Flight (MOV-REG-02, MOV-R-24).
             let dir = self.edge_direction(state, u);
             if let Some((plan, allowance)) =
-                self.compulsory_move(state, unit, dir, MoveKind::Flight, None)
+                self.compulsory_route(state, unit, dir, None, MoveKind::Flight, None)
             {
                 out.push(moved(u, MoveKind::Flight, &plan, allowance, &["MOV-REG-02"]));
                 if plan.left_table {
                     out.push(Event::Removed {
                         unit,
+                        name: String::new(),
                         reason: "driven off the table by a morale result, it is lost".into(),
                         rule: RuleId::new("MOV-REG-02"),
                     });
@@ -373,6 +418,7 @@ impl Movement {
         if self.reached(state, u, &target) {
             out.push(Event::Separation {
                 unit,
+                name: String::new(),
                 separated: false,
                 reason: "back with its army".into(),
                 rule: RuleId::new("MOV-REG-07"),
@@ -386,7 +432,7 @@ impl Movement {
         let t2 = target.clone();
         let limit = move |s: &State, _: Point| self.reached(s, &s.units[unit], &t2);
         if let Some((plan, allowance)) =
-            self.compulsory_move(state, unit, dir, MoveKind::Regroup, Some(&limit))
+            self.compulsory_route(state, unit, dir, Some(aim), MoveKind::Regroup, Some(&limit))
         {
             let rule = match target {
                 Target::Leader { .. } => "MOV-REG-06",
@@ -404,6 +450,7 @@ impl Movement {
             if self.reached(&probe, &probe.units[unit], &target) {
                 out.push(Event::Separation {
                     unit,
+                    name: String::new(),
                     separated: false,
                     reason: match target {
                         Target::Leader { unit: l, .. } => {
@@ -437,6 +484,7 @@ pub fn moved(
     let _ = layout;
     Event::Moved {
         unit: u.id,
+        name: String::new(),
         kind,
         from: u.pose,
         to: plan.pose,

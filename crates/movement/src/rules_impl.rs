@@ -148,6 +148,7 @@ impl Movement {
             }
             out.extend(evs);
         }
+        Event::name_all(&mut out, state);
         out
     }
 
@@ -402,10 +403,14 @@ impl Movement {
             if let Some(l) = &u.limber
                 && l.changing
             {
-                out.push(Event::LimberDone { unit: u.id, limbered: !l.limbered });
+                out.push(Event::LimberDone {
+                    unit: u.id,
+                    name: String::new(),
+                    limbered: !l.limbered,
+                });
             }
             if u.exhausted_turn == Some(state.turn) {
-                out.push(Event::ExhaustionCleared { unit: u.id });
+                out.push(Event::ExhaustionCleared { unit: u.id, name: String::new() });
             }
         }
         out.push(Event::PhaseEnded { side });
@@ -436,7 +441,252 @@ impl Movement {
         if pose.formation != Formation::Circle {
             pose.files = pose.files.min(left.max(1) as u32);
         }
-        Some(Event::StandsLost { unit: u.id, stands: lost, pose })
+        Some(Event::StandsLost { unit: u.id, name: String::new(), stands: lost, pose })
+    }
+}
+
+impl Movement {
+    /// The events of a command, before names and the end-of-battle check.
+    fn command_events(
+        &self,
+        state: &State,
+        actor: Actor,
+        command: &Command,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Event>, Refusal> {
+        let mut out = Vec::new();
+        match command {
+            Command::Move { unit, forced_march, battle_command, steps } => {
+                let plan =
+                    self.check_move(state, actor, *unit, *forced_march, *battle_command, steps)?;
+                let u = &state.units[*unit];
+                if *forced_march {
+                    let normal = self.allowance(u, false, false).this_move;
+                    let passed = if u.is_personality() {
+                        true
+                    } else {
+                        let target = self.discipline_target(u.discipline);
+                        let r = roll(
+                            dice,
+                            Die::D10,
+                            "discipline check for a forced march",
+                            RuleId::new("MOV-R-20"),
+                        );
+                        let passed = r.value >= target;
+                        out.push(Event::DisciplineCheck {
+                            unit: *unit,
+                            name: String::new(),
+                            roll: r,
+                            target,
+                            passed,
+                        });
+                        passed
+                    };
+                    if !passed {
+                        let tol = self.data.geometry.tolerance.cost;
+                        // The same path at the normal rate, if it fits (MOV-R-28).
+                        let normal_plan =
+                            self.plan_move(state, *unit, steps, false, *battle_command).ok();
+                        match normal_plan {
+                            Some(p) if p.cost <= normal + tol && !p.ends_in_contact => {
+                                out.push(moved(
+                                    u,
+                                    MoveKind::Voluntary,
+                                    &p,
+                                    normal,
+                                    &["MOV-FM-01", "MOV-GEN-01"],
+                                ));
+                            }
+                            _ => out.push(Event::ForcedMarchFailed {
+                                unit: *unit,
+                                name: String::new(),
+                            }),
+                        }
+                        return Ok(out);
+                    }
+                    let allowance = self.allowance(u, true, false).this_move;
+                    out.push(moved(
+                        u,
+                        MoveKind::ForcedMarch,
+                        &plan,
+                        allowance,
+                        &["MOV-FM-02", "MOV-GEN-01"],
+                    ));
+                    // Attrition (MOV-FM-05).
+                    let per = if u.is_personality() {
+                        self.data.forced_march.attrition.leader
+                    } else {
+                        self.data.forced_march.attrition.get(u.discipline)
+                    };
+                    let floor = self.data.forced_march.attrition.floor;
+                    let after: Vec<i32> = u
+                        .stands
+                        .iter()
+                        .map(|s| match floor {
+                            AttritionFloor::Ordinary => (s.ep - per).max(0),
+                            AttritionFloor::FloorOne => (s.ep - per).max(1.min(s.ep)),
+                        })
+                        .collect();
+                    out.push(Event::Attrition {
+                        unit: *unit,
+                        name: String::new(),
+                        per_stand: per,
+                        after: after.clone(),
+                    });
+                    let mut gone = false;
+                    if let Some(e) = self.lose_stands(u, &after) {
+                        if let Event::StandsLost { stands, .. } = &e
+                            && stands.len() == u.stands.len()
+                        {
+                            gone = true;
+                        }
+                        out.push(e);
+                    }
+                    if gone {
+                        out.push(Event::Removed {
+                            unit: *unit,
+                            name: String::new(),
+                            reason: "every stand lost its last EP to attrition".into(),
+                            rule: RuleId::new("MOV-FM-05"),
+                        });
+                        return Ok(out);
+                    }
+                    // Exhaustion (MOV-FM-06), as Firm for leaders.
+                    let m = if u.is_personality() { MoraleState::Firm } else { u.morale };
+                    if let Some(from) = self.data.forced_march.exhaustion_from(m) {
+                        let r = roll(
+                            dice,
+                            Die::D10,
+                            "forced-march exhaustion",
+                            RuleId::new("MOV-FM-06"),
+                        );
+                        let exhausted = r.value >= from;
+                        out.push(Event::ExhaustionRoll {
+                            unit: *unit,
+                            name: String::new(),
+                            roll: r,
+                            from,
+                            exhausted,
+                            barred_turn: state.turn + 1,
+                        });
+                    }
+                    return Ok(out);
+                }
+                let charge = plan.ends_in_contact;
+                let allowance = match u.regroup_left {
+                    Some(left) => left,
+                    None => self.allowance(u, false, charge).this_move,
+                };
+                let mut extra = vec!["MOV-GEN-01"];
+                if u.regroup_left.is_some() {
+                    extra.push("MOV-REG-10");
+                }
+                if charge {
+                    extra.push("MOV-GEN-08");
+                } else if !self.in_contact(state, *unit) {
+                    extra.push("MOV-GEN-05");
+                }
+                let mut e = moved(
+                    u,
+                    if charge { MoveKind::Charge } else { MoveKind::Voluntary },
+                    &plan,
+                    allowance,
+                    &extra,
+                );
+                if let Event::Moved { note, .. } = &mut e
+                    && plan.dropped_steps > 0
+                {
+                    note.push_str(&format!(" ({} later step(s) dropped)", plan.dropped_steps));
+                }
+                out.push(e);
+            }
+            Command::Limber { unit } => {
+                out.push(Event::LimberStarted { unit: *unit, name: String::new(), limbering: true })
+            }
+            Command::Unlimber { unit } => out.push(Event::LimberStarted {
+                unit: *unit,
+                name: String::new(),
+                limbering: false,
+            }),
+            Command::Shoot { unit } => out.push(Event::Shot { unit: *unit, name: String::new() }),
+            Command::EndPhase => out = self.end_phase_events(state),
+            Command::SetMorale { unit, state: m } => {
+                out.push(Event::MoraleSet { unit: *unit, name: String::new(), state: *m })
+            }
+            Command::SetEndurance { unit, stand, ep } => {
+                let u = &state.units[*unit];
+                let after: Vec<i32> = u
+                    .stands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| if stand.is_none_or(|k| k == i) { *ep } else { s.ep })
+                    .collect();
+                out.push(Event::EnduranceSet {
+                    unit: *unit,
+                    name: String::new(),
+                    after: after.clone(),
+                });
+                if let Some(e) = self.lose_stands(u, &after) {
+                    let all = matches!(&e, Event::StandsLost { stands, .. } if stands.len() == u.stands.len());
+                    out.push(e);
+                    if all {
+                        out.push(Event::Removed {
+                            unit: *unit,
+                            name: String::new(),
+                            reason: "every stand is at 0 EP".into(),
+                            rule: RuleId::new("MOV-FM-05"),
+                        });
+                    }
+                }
+            }
+            Command::Remove { unit } => out.push(Event::Removed {
+                unit: *unit,
+                name: String::new(),
+                reason: "removed by the umpire".into(),
+                rule: RuleId::new("MOV-GEN-01"),
+            }),
+            Command::DriveOff { unit } => {
+                out.push(Event::DrivenOff { unit: *unit, name: String::new() })
+            }
+            Command::MarkSeparated { unit, separated } => out.push(Event::Separation {
+                unit: *unit,
+                name: String::new(),
+                separated: *separated,
+                reason: "marked by the umpire".into(),
+                rule: RuleId::new("MOV-REG-01"),
+            }),
+            Command::Hold { unit, held } => {
+                out.push(Event::Held { unit: *unit, name: String::new(), held: *held })
+            }
+            Command::MoraleCheck { unit } => {
+                let u = &state.units[*unit];
+                let mut modifiers = self.morale_modifiers(u.morale, u.discipline);
+                let depth = self.depth_bonus(state, *unit);
+                if depth.bonus != 0 {
+                    modifiers.push((format!("deeper formation [{}]", depth.rule), depth.bonus));
+                }
+                let r = roll(dice, Die::D10, "morale check", RuleId::new("MOV-R-21"));
+                let total = r.value as i32 + modifiers.iter().map(|m| m.1).sum::<i32>();
+                let target = self.data.checks.morale.target;
+                let passed = total >= target;
+                out.push(Event::MoraleChecked {
+                    unit: *unit,
+                    name: String::new(),
+                    roll: r,
+                    modifiers,
+                    total,
+                    target,
+                    passed,
+                });
+                if passed && u.driven_off {
+                    out.push(Event::Rallied { unit: *unit, name: String::new() });
+                }
+            }
+            Command::Rally { unit } => {
+                out.push(Event::Rallied { unit: *unit, name: String::new() })
+            }
+        }
+        Ok(out)
     }
 }
 
@@ -560,210 +810,7 @@ impl RuleSet for Movement {
         command: &Command,
         dice: &mut dyn DiceSource,
     ) -> Result<Vec<Event>, Refusal> {
-        let mut out = Vec::new();
-        match command {
-            Command::Move { unit, forced_march, battle_command, steps } => {
-                let plan =
-                    self.check_move(state, actor, *unit, *forced_march, *battle_command, steps)?;
-                let u = &state.units[*unit];
-                if *forced_march {
-                    let normal = self.allowance(u, false, false).this_move;
-                    let passed = if u.is_personality() {
-                        true
-                    } else {
-                        let target = self.discipline_target(u.discipline);
-                        let r = roll(
-                            dice,
-                            Die::D10,
-                            "discipline check for a forced march",
-                            RuleId::new("MOV-R-20"),
-                        );
-                        let passed = r.value >= target;
-                        out.push(Event::DisciplineCheck { unit: *unit, roll: r, target, passed });
-                        passed
-                    };
-                    if !passed {
-                        let tol = self.data.geometry.tolerance.cost;
-                        // The same path at the normal rate, if it fits (MOV-R-28).
-                        let normal_plan =
-                            self.plan_move(state, *unit, steps, false, *battle_command).ok();
-                        match normal_plan {
-                            Some(p) if p.cost <= normal + tol && !p.ends_in_contact => {
-                                out.push(moved(
-                                    u,
-                                    MoveKind::Voluntary,
-                                    &p,
-                                    normal,
-                                    &["MOV-FM-01", "MOV-GEN-01"],
-                                ));
-                            }
-                            _ => out.push(Event::ForcedMarchFailed { unit: *unit }),
-                        }
-                        return Ok(out);
-                    }
-                    let allowance = self.allowance(u, true, false).this_move;
-                    out.push(moved(
-                        u,
-                        MoveKind::ForcedMarch,
-                        &plan,
-                        allowance,
-                        &["MOV-FM-02", "MOV-GEN-01"],
-                    ));
-                    // Attrition (MOV-FM-05).
-                    let per = if u.is_personality() {
-                        self.data.forced_march.attrition.leader
-                    } else {
-                        self.data.forced_march.attrition.get(u.discipline)
-                    };
-                    let floor = self.data.forced_march.attrition.floor;
-                    let after: Vec<i32> = u
-                        .stands
-                        .iter()
-                        .map(|s| match floor {
-                            AttritionFloor::Ordinary => (s.ep - per).max(0),
-                            AttritionFloor::FloorOne => (s.ep - per).max(1.min(s.ep)),
-                        })
-                        .collect();
-                    out.push(Event::Attrition {
-                        unit: *unit,
-                        per_stand: per,
-                        after: after.clone(),
-                    });
-                    let mut gone = false;
-                    if let Some(e) = self.lose_stands(u, &after) {
-                        if let Event::StandsLost { stands, .. } = &e
-                            && stands.len() == u.stands.len()
-                        {
-                            gone = true;
-                        }
-                        out.push(e);
-                    }
-                    if gone {
-                        out.push(Event::Removed {
-                            unit: *unit,
-                            reason: "every stand lost its last EP to attrition".into(),
-                            rule: RuleId::new("MOV-FM-05"),
-                        });
-                        return Ok(out);
-                    }
-                    // Exhaustion (MOV-FM-06), as Firm for leaders.
-                    let m = if u.is_personality() { MoraleState::Firm } else { u.morale };
-                    if let Some(from) = self.data.forced_march.exhaustion_from(m) {
-                        let r = roll(
-                            dice,
-                            Die::D10,
-                            "forced-march exhaustion",
-                            RuleId::new("MOV-FM-06"),
-                        );
-                        let exhausted = r.value >= from;
-                        out.push(Event::ExhaustionRoll {
-                            unit: *unit,
-                            roll: r,
-                            from,
-                            exhausted,
-                            barred_turn: state.turn + 1,
-                        });
-                    }
-                    return Ok(out);
-                }
-                let charge = plan.ends_in_contact;
-                let allowance = match u.regroup_left {
-                    Some(left) => left,
-                    None => self.allowance(u, false, charge).this_move,
-                };
-                let mut extra = vec!["MOV-GEN-01"];
-                if u.regroup_left.is_some() {
-                    extra.push("MOV-REG-10");
-                }
-                if charge {
-                    extra.push("MOV-GEN-08");
-                } else if !self.in_contact(state, *unit) {
-                    extra.push("MOV-GEN-05");
-                }
-                let mut e = moved(
-                    u,
-                    if charge { MoveKind::Charge } else { MoveKind::Voluntary },
-                    &plan,
-                    allowance,
-                    &extra,
-                );
-                if let Event::Moved { note, .. } = &mut e
-                    && plan.dropped_steps > 0
-                {
-                    note.push_str(&format!(" ({} later step(s) dropped)", plan.dropped_steps));
-                }
-                out.push(e);
-            }
-            Command::Limber { unit } => {
-                out.push(Event::LimberStarted { unit: *unit, limbering: true })
-            }
-            Command::Unlimber { unit } => {
-                out.push(Event::LimberStarted { unit: *unit, limbering: false })
-            }
-            Command::Shoot { unit } => out.push(Event::Shot { unit: *unit }),
-            Command::EndPhase => out = self.end_phase_events(state),
-            Command::SetMorale { unit, state: m } => {
-                out.push(Event::MoraleSet { unit: *unit, state: *m })
-            }
-            Command::SetEndurance { unit, stand, ep } => {
-                let u = &state.units[*unit];
-                let after: Vec<i32> = u
-                    .stands
-                    .iter()
-                    .enumerate()
-                    .map(|(i, s)| if stand.is_none_or(|k| k == i) { *ep } else { s.ep })
-                    .collect();
-                out.push(Event::EnduranceSet { unit: *unit, after: after.clone() });
-                if let Some(e) = self.lose_stands(u, &after) {
-                    let all = matches!(&e, Event::StandsLost { stands, .. } if stands.len() == u.stands.len());
-                    out.push(e);
-                    if all {
-                        out.push(Event::Removed {
-                            unit: *unit,
-                            reason: "every stand is at 0 EP".into(),
-                            rule: RuleId::new("MOV-FM-05"),
-                        });
-                    }
-                }
-            }
-            Command::Remove { unit } => out.push(Event::Removed {
-                unit: *unit,
-                reason: "removed by the umpire".into(),
-                rule: RuleId::new("MOV-GEN-01"),
-            }),
-            Command::DriveOff { unit } => out.push(Event::DrivenOff { unit: *unit }),
-            Command::MarkSeparated { unit, separated } => out.push(Event::Separation {
-                unit: *unit,
-                separated: *separated,
-                reason: "marked by the umpire".into(),
-                rule: RuleId::new("MOV-REG-01"),
-            }),
-            Command::Hold { unit, held } => out.push(Event::Held { unit: *unit, held: *held }),
-            Command::MoraleCheck { unit } => {
-                let u = &state.units[*unit];
-                let mut modifiers = self.morale_modifiers(u.morale, u.discipline);
-                let depth = self.depth_bonus(state, *unit);
-                if depth.bonus != 0 {
-                    modifiers.push((format!("deeper formation [{}]", depth.rule), depth.bonus));
-                }
-                let r = roll(dice, Die::D10, "morale check", RuleId::new("MOV-R-21"));
-                let total = r.value as i32 + modifiers.iter().map(|m| m.1).sum::<i32>();
-                let target = self.data.checks.morale.target;
-                let passed = total >= target;
-                out.push(Event::MoraleChecked {
-                    unit: *unit,
-                    roll: r,
-                    modifiers,
-                    total,
-                    target,
-                    passed,
-                });
-                if passed && u.driven_off {
-                    out.push(Event::Rallied { unit: *unit });
-                }
-            }
-            Command::Rally { unit } => out.push(Event::Rallied { unit: *unit }),
-        }
+        let mut out = self.command_events(state, actor, command, dice)?;
         // A side with nothing left ends the battle at once.
         let mut scratch = state.clone();
         for e in &out {
@@ -779,6 +826,7 @@ impl RuleSet for Movement {
                 }
             }
         }
+        Event::name_all(&mut out, state);
         Ok(out)
     }
 
@@ -802,25 +850,25 @@ impl RuleSet for Movement {
                 }
             }
             Event::DisciplineCheck { .. } | Event::Shot { .. } | Event::MoraleChecked { .. } => {
-                if let Event::Shot { unit } = event
+                if let Event::Shot { unit, .. } = event
                     && let Some(l) = state.units.get_mut(*unit).and_then(|u| u.limber.as_mut())
                 {
                     l.shot_turn = Some(state.turn);
                 }
             }
-            Event::ForcedMarchFailed { unit } => {
+            Event::ForcedMarchFailed { unit, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.forced_march_failed = true;
                 }
             }
-            Event::Attrition { unit, after, .. } | Event::EnduranceSet { unit, after } => {
+            Event::Attrition { unit, after, .. } | Event::EnduranceSet { unit, after, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     for (s, e) in u.stands.iter_mut().zip(after) {
                         s.ep = *e;
                     }
                 }
             }
-            Event::StandsLost { unit, stands, pose } => {
+            Event::StandsLost { unit, stands, pose, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     let mut i = 0;
                     u.stands.retain(|_| {
@@ -840,7 +888,7 @@ impl RuleSet for Movement {
                     u.exhausted_turn = Some(*barred_turn);
                 }
             }
-            Event::ExhaustionCleared { unit } => {
+            Event::ExhaustionCleared { unit, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.exhausted_turn = None;
                 }
@@ -855,13 +903,13 @@ impl RuleSet for Movement {
                     }
                 }
             }
-            Event::LimberDone { unit, limbered } => {
+            Event::LimberDone { unit, limbered, .. } => {
                 if let Some(l) = state.units.get_mut(*unit).and_then(|u| u.limber.as_mut()) {
                     l.changing = false;
                     l.limbered = *limbered;
                 }
             }
-            Event::MoraleSet { unit, state: m } => {
+            Event::MoraleSet { unit, state: m, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.morale = *m;
                 }
@@ -871,7 +919,7 @@ impl RuleSet for Movement {
                     u.on_table = false;
                 }
             }
-            Event::DrivenOff { unit } => {
+            Event::DrivenOff { unit, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.driven_off = true;
                     u.separated = true;
@@ -887,12 +935,12 @@ impl RuleSet for Movement {
                     }
                 }
             }
-            Event::Held { unit, held } => {
+            Event::Held { unit, held, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.held = *held;
                 }
             }
-            Event::Rallied { unit } => {
+            Event::Rallied { unit, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.driven_off = false;
                 }

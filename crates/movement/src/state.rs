@@ -362,6 +362,9 @@ pub enum Event {
     Moved {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Why.
         kind: MoveKind,
         /// The pose before.
@@ -385,6 +388,9 @@ pub enum Event {
     DisciplineCheck {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// The die.
         roll: Roll,
         /// The target.
@@ -396,11 +402,17 @@ pub enum Event {
     ForcedMarchFailed {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
     },
     /// Forced-march attrition (MOV-FM-05).
     Attrition {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// EP lost by each stand.
         per_stand: i32,
         /// EP of each stand after.
@@ -410,6 +422,9 @@ pub enum Event {
     ExhaustionRoll {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// The die.
         roll: Roll,
         /// Exhausted on this or higher.
@@ -423,11 +438,17 @@ pub enum Event {
     ExhaustionCleared {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
     },
     /// A piece starts to limber or unlimber (MOV-LIMB-01).
     LimberStarted {
         /// The piece.
         unit: UnitId,
+        /// The piece's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Limbering (true) or unlimbering.
         limbering: bool,
     },
@@ -435,6 +456,9 @@ pub enum Event {
     LimberDone {
         /// The piece.
         unit: UnitId,
+        /// The piece's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Now limbered.
         limbered: bool,
     },
@@ -442,11 +466,17 @@ pub enum Event {
     Shot {
         /// The piece.
         unit: UnitId,
+        /// The piece's name, for the log.
+        #[serde(default)]
+        name: String,
     },
     /// A morale state set by the umpire.
     MoraleSet {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// The new state.
         state: MoraleState,
     },
@@ -454,6 +484,9 @@ pub enum Event {
     EnduranceSet {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// EP of each stand after (stands at 0 are removed).
         after: Vec<i32>,
     },
@@ -461,6 +494,9 @@ pub enum Event {
     StandsLost {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Indices of the stands removed.
         stands: Vec<usize>,
         /// The pose after closing up.
@@ -470,6 +506,9 @@ pub enum Event {
     Removed {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Why.
         reason: String,
         /// The rule.
@@ -479,11 +518,17 @@ pub enum Event {
     DrivenOff {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
     },
     /// A unit's separation changes.
     Separation {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Now separated.
         separated: bool,
         /// Why.
@@ -495,6 +540,9 @@ pub enum Event {
     Held {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// Held.
         held: bool,
     },
@@ -502,6 +550,9 @@ pub enum Event {
     MoraleChecked {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
         /// The die.
         roll: Roll,
         /// The modifiers, by name.
@@ -517,6 +568,9 @@ pub enum Event {
     Rallied {
         /// The unit.
         unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
     },
     /// A side's movement phase ends.
     PhaseEnded {
@@ -528,6 +582,50 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+}
+
+/// A facing as whole compass degrees, with no "-0".
+fn bearing(f: tabletop::geometry::Facing) -> f64 {
+    let b = f.bearing_degrees().round().rem_euclid(360.0);
+    if b == 0.0 { 0.0 } else { b }
+}
+
+impl Event {
+    /// The unit the event is about and its name slot, if it is about one.
+    pub fn unit_name_mut(&mut self) -> Option<(UnitId, &mut String)> {
+        match self {
+            Event::Moved { unit, name, .. } => Some((*unit, name)),
+            Event::DisciplineCheck { unit, name, .. } => Some((*unit, name)),
+            Event::ForcedMarchFailed { unit, name, .. } => Some((*unit, name)),
+            Event::Attrition { unit, name, .. } => Some((*unit, name)),
+            Event::ExhaustionRoll { unit, name, .. } => Some((*unit, name)),
+            Event::ExhaustionCleared { unit, name, .. } => Some((*unit, name)),
+            Event::LimberStarted { unit, name, .. } => Some((*unit, name)),
+            Event::LimberDone { unit, name, .. } => Some((*unit, name)),
+            Event::Shot { unit, name, .. } => Some((*unit, name)),
+            Event::MoraleSet { unit, name, .. } => Some((*unit, name)),
+            Event::EnduranceSet { unit, name, .. } => Some((*unit, name)),
+            Event::StandsLost { unit, name, .. } => Some((*unit, name)),
+            Event::Removed { unit, name, .. } => Some((*unit, name)),
+            Event::DrivenOff { unit, name, .. } => Some((*unit, name)),
+            Event::Separation { unit, name, .. } => Some((*unit, name)),
+            Event::Held { unit, name, .. } => Some((*unit, name)),
+            Event::MoraleChecked { unit, name, .. } => Some((*unit, name)),
+            Event::Rallied { unit, name, .. } => Some((*unit, name)),
+            _ => None,
+        }
+    }
+
+    /// Fills in the names of the units the events are about, from the state they start from.
+    pub fn name_all(events: &mut [Event], state: &State) {
+        for e in events {
+            if let Some((u, name)) = e.unit_name_mut()
+                && let Some(unit) = state.units.get(u)
+            {
+                name.clone_from(&unit.name);
+            }
+        }
+    }
 }
 
 impl Narrate for Event {
@@ -563,13 +661,13 @@ impl Narrate for Event {
         match self {
             Event::PhaseStarted { side, turn } => format!("turn {turn}: {side} movement phase"),
             Event::PhaseEnded { side } => format!("{side} ends its movement phase"),
-            Event::Moved { unit, kind, cost, allowance, to, note, items, .. } => {
+            Event::Moved { unit: _, name, kind, cost, allowance, to, note, items, .. } => {
                 let parts: Vec<String> = items
                     .iter()
                     .map(|i| format!("{} {:.2}\" [{}]", i.what, i.cost, i.rule))
                     .collect();
                 format!(
-                    "unit {unit} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}",
+                    "{name} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}",
                     match kind {
                         MoveKind::Voluntary => "moves",
                         MoveKind::ForcedMarch => "force-marches",
@@ -579,7 +677,7 @@ impl Narrate for Event {
                     },
                     to.at.x,
                     to.at.y,
-                    to.facing.bearing_degrees(),
+                    bearing(to.facing),
                     to.formation,
                     cost,
                     allowance,
@@ -591,60 +689,62 @@ impl Narrate for Event {
                     if note.is_empty() { String::new() } else { format!("; {note}") }
                 )
             }
-            Event::DisciplineCheck { unit, roll, target, passed } => format!(
-                "unit {unit} discipline check: {roll} against {target}+, {}",
+            Event::DisciplineCheck { unit: _, name, roll, target, passed } => format!(
+                "{name} discipline check: {roll} against {target}+, {}",
                 if *passed { "passed" } else { "failed" }
             ),
-            Event::ForcedMarchFailed { unit } => {
-                format!("unit {unit} may not forced-march this phase; it may still move normally")
+            Event::ForcedMarchFailed { unit: _, name } => {
+                format!("{name} may not forced-march this phase; it may still move normally")
             }
-            Event::Attrition { unit, per_stand, after } => {
+            Event::Attrition { unit: _, name, per_stand, after } => {
                 format!(
-                    "unit {unit}: forced-march attrition, each stand loses {per_stand} EP (now {after:?})"
+                    "{name}: forced-march attrition, each stand loses {per_stand} EP (now {after:?})"
                 )
             }
-            Event::ExhaustionRoll { unit, roll, from, exhausted, barred_turn } => format!(
-                "unit {unit} exhaustion: {roll}, exhausted on {from}+: {}",
+            Event::ExhaustionRoll { unit: _, name, roll, from, exhausted, barred_turn } => format!(
+                "{name} exhaustion: {roll}, exhausted on {from}+: {}",
                 if *exhausted {
                     format!("exhausted, may not move in turn {barred_turn}")
                 } else {
                     "not exhausted".to_string()
                 }
             ),
-            Event::ExhaustionCleared { unit } => format!("unit {unit} is no longer exhausted"),
-            Event::LimberStarted { unit, limbering } => format!(
-                "unit {unit} {} (neither moves nor shoots this turn)",
+            Event::ExhaustionCleared { unit: _, name } => format!("{name} is no longer exhausted"),
+            Event::LimberStarted { unit: _, name, limbering } => format!(
+                "{name} {} (neither moves nor shoots this turn)",
                 if *limbering { "limbers" } else { "unlimbers" }
             ),
-            Event::LimberDone { unit, limbered } => {
-                format!("unit {unit} is now {}", if *limbered { "limbered" } else { "unlimbered" })
+            Event::LimberDone { unit: _, name, limbered } => {
+                format!("{name} is now {}", if *limbered { "limbered" } else { "unlimbered" })
             }
-            Event::Shot { unit } => format!("unit {unit} shoots (resolve by hand)"),
-            Event::MoraleSet { unit, state } => format!("umpire: unit {unit} is now {state}"),
-            Event::EnduranceSet { unit, after } => format!("umpire: unit {unit} EP now {after:?}"),
-            Event::StandsLost { unit, stands, .. } => {
-                format!("unit {unit} loses {} stand(s) at 0 EP", stands.len())
+            Event::Shot { unit: _, name } => format!("{name} shoots (resolve by hand)"),
+            Event::MoraleSet { unit: _, name, state } => format!("umpire: {name} is now {state}"),
+            Event::EnduranceSet { unit: _, name, after } => {
+                format!("umpire: {name} EP now {after:?}")
             }
-            Event::Removed { unit, reason, .. } => {
-                format!("unit {unit} leaves the table: {reason}")
+            Event::StandsLost { unit: _, name, stands, .. } => {
+                format!("{name} loses {} stand(s) at 0 EP", stands.len())
             }
-            Event::DrivenOff { unit } => format!("unit {unit} is driven off and separated"),
-            Event::Separation { unit, separated, reason, .. } => format!(
-                "unit {unit} is {}: {reason}",
+            Event::Removed { unit: _, name, reason, .. } => {
+                format!("{name} leaves the table: {reason}")
+            }
+            Event::DrivenOff { unit: _, name } => format!("{name} is driven off and separated"),
+            Event::Separation { unit: _, name, separated, reason, .. } => format!(
+                "{name} is {}: {reason}",
                 if *separated { "separated from its army" } else { "no longer separated" }
             ),
-            Event::Held { unit, held } => {
-                format!("unit {unit} is {}", if *held { "held in place" } else { "released" })
+            Event::Held { unit: _, name, held } => {
+                format!("{name} is {}", if *held { "held in place" } else { "released" })
             }
-            Event::MoraleChecked { unit, roll, modifiers, total, target, passed } => {
+            Event::MoraleChecked { unit: _, name, roll, modifiers, total, target, passed } => {
                 let m: Vec<String> = modifiers.iter().map(|(n, v)| format!("{n} {v:+}")).collect();
                 format!(
-                    "unit {unit} morale check: {roll} {} = {total} against {target}: {}",
+                    "{name} morale check: {roll} {} = {total} against {target}: {}",
                     m.join(" "),
                     if *passed { "passed" } else { "failed" }
                 )
             }
-            Event::Rallied { unit } => format!("unit {unit} rallies"),
+            Event::Rallied { unit: _, name } => format!("{name} rallies"),
             Event::BattleOver { reason } => format!("the battle is over: {reason}"),
         }
     }

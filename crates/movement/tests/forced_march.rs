@@ -35,7 +35,7 @@ fn mov_fm_01_a_forced_march_needs_a_passed_discipline_check() {
     let mut st = state(&li_text("good"));
     let ev = run(&mut st, RED, forced(0, vec![adv(30.0, 20.0)]), &[2]);
     assert!(matches!(&ev[1], Event::Moved { kind: movement::state::MoveKind::Voluntary, .. }));
-    assert_eq!(eps(&st), vec![4, 4]);
+    assert_eq!(eps(&st), vec![10, 10]);
     // A pass: the forced march goes ahead.
     let mut st = state(&li_text("good"));
     let ev = run(&mut st, RED, forced(0, vec![adv(30.0, 30.0)]), &[4, 1]);
@@ -135,7 +135,7 @@ fn mov_fm_05_attrition_by_discipline_even_if_the_extra_went_unused() {
         assert_eq!(eps(&st), vec![6 - lost, 6 - lost], "{d}");
     }
     // At 0 EP a stand is lost (poor: 4 EP - 4).
-    let mut st = state(&li_text("poor"));
+    let mut st = state(&li_text("poor").replace("facing = 0\n", "facing = 0\nep = 4\n"));
     let ev = run(&mut st, RED, forced(0, vec![adv(30.0, 15.0)]), &[10]);
     assert!(ev.iter().any(|e| matches!(e, Event::Removed { .. })));
     assert!(!st.units[0].on_table);
@@ -143,7 +143,8 @@ fn mov_fm_05_attrition_by_discipline_even_if_the_extra_went_unused() {
     let mut data = Movement::new().data;
     data.forced_march.attrition.floor = movement::data::AttritionFloor::FloorOne;
     let r = Movement::with_data(data);
-    let sc = r.load_scenario(&tabletop::Source::new("t", li_text("poor"))).unwrap();
+    let poor4 = li_text("poor").replace("facing = 0\n", "facing = 0\nep = 4\n");
+    let sc = r.load_scenario(&tabletop::Source::new("t", poor4)).unwrap();
     let (mut st, _) = r.setup(&sc, &mut tabletop::ScriptedDice::new([]));
     let c = forced(0, vec![adv(30.0, 15.0)]);
     let ev = r.execute(&st, RED, &c, &mut tabletop::ScriptedDice::new([10, 1])).unwrap();

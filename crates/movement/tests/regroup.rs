@@ -145,7 +145,7 @@ fn mov_reg_04_driven_off_shaken_units_regroup_only_after_rallying_and_turn_about
     let mut st = state(&text);
     run(&mut st, Actor::Umpire, Command::DriveOff { unit: 1 }, &[]);
     let ev = run(&mut st, Actor::Umpire, Command::MoraleCheck { unit: 1 }, &[10]);
-    assert!(ev.iter().any(|e| matches!(e, Event::Rallied { unit: 1 })));
+    assert!(ev.iter().any(|e| matches!(e, Event::Rallied { unit: 1, .. })));
 }
 
 /// MOV-REG-05
@@ -319,4 +319,22 @@ fn mov_reg_11_regrouping_needs_no_battle_command() {
     assert_eq!(g.command_count(), 0);
     let (_, _, rules) = regroups(g.events(), 1).unwrap();
     assert!(rules.contains(&"MOV-REG-11".to_string()));
+}
+
+#[test]
+fn regrouping_goes_round_closed_ground_and_the_log_names_the_unit() {
+    // Dense trees stand between the unit and its general: it works its way round them.
+    let trees = "\n[[area]]\nname = \"Thicket\"\nkind = \"dense_trees\"\npoints = [[40.0, 4.0], [45.0, 4.0], [45.0, 16.0], [40.0, 16.0]]\n";
+    let text = with_leader(scenario_text(
+        &(trees.to_string() + &general(10.0, 10.0) + &li("U", 50.0, 10.0) + &blue_far()),
+    ))
+    .replace("turns = 4", "turns = 10");
+    let mut g = game(&text);
+    for _ in 0..3 {
+        end(&mut g);
+        end(&mut g);
+    }
+    assert!(g.state().units[1].pose.at.x < 40.0, "{:?}", g.state().units[1].pose);
+    let log: Vec<String> = g.log().into_iter().map(|l| l.text).collect();
+    assert!(log.iter().any(|l| l.contains("U regroups")), "{log:#?}");
 }
