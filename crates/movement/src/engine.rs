@@ -75,6 +75,9 @@ pub struct Plan {
     pub obstacles: Vec<usize>,
     /// The unit left the table (only with `may_leave_table`).
     pub left_table: bool,
+    /// After a formation change: the old index of the stand now in each place, when the
+    /// stands change places.
+    pub reorder: Option<Vec<usize>>,
 }
 
 fn refuse(rule: &'static str, reason: impl Into<String>) -> Refusal {
@@ -293,6 +296,7 @@ impl<'a> Planner<'a> {
             dropped_steps: 0,
             obstacles: Vec::new(),
             left_table: false,
+            reorder: None,
         };
         let mut formed_once = false;
         for (i, step) in steps.iter().enumerate() {
@@ -876,10 +880,16 @@ impl<'a> Planner<'a> {
         }
         let old = layout(pose, n, size);
         let next = layout(&new, n, size);
+        // Each stand goes to the place that makes the farthest move shortest.
+        let slot_of = bottleneck_assignment(
+            &old.iter().map(|r| r.centre).collect::<Vec<_>>(),
+            &next.iter().map(|r| r.centre).collect::<Vec<_>>(),
+        );
         // The farthest-travelling stand, costed alone over the terrain (MOV-R-16).
         let mut worst: Vec<TerrainPiece> = Vec::new();
         let mut worst_total = 0.0;
-        for (a, b) in old.iter().zip(&next) {
+        for (i, a) in old.iter().enumerate() {
+            let b = &next[slot_of[i]];
             let mut pieces = Vec::new();
             let d = a.centre.distance(b.centre);
             if let Err(bk) = self.terrain_cost(&[a.centre], &[b.centre], d, who, &mut pieces) {
@@ -891,12 +901,19 @@ impl<'a> Planner<'a> {
                 worst = pieces;
             }
         }
+        if slot_of.iter().enumerate().any(|(i, s)| i != *s) {
+            let mut order = vec![0; n];
+            for (i, s) in slot_of.iter().enumerate() {
+                order[*s] = i;
+            }
+            plan.reorder = Some(order);
+        }
         let label = format!("forming {formation}: farthest stand");
         plan.cost += self.add_terrain_items(plan, worst, 1.0, "MOV-FORM-12", &label);
         let turns = old
             .iter()
-            .zip(&next)
-            .any(|(a, b)| (a.facing.vector() - b.facing.vector()).length() > 1e-9);
+            .enumerate()
+            .any(|(i, a)| (a.facing.vector() - next[slot_of[i]].facing.vector()).length() > 1e-9);
         if turns {
             let c = self.rules.data.facing.cost.get(u.discipline);
             plan.cost += c;
@@ -930,6 +947,69 @@ fn bounds(poly: &[Point]) -> (Point, Point) {
         hi.y = hi.y.max(p.y);
     }
     (lo, hi)
+}
+
+/// The assignment of stands to new places that makes the longest move as short as possible
+/// (a bottleneck assignment): `slot_of[i]` is the new place of stand `i`. Layout order is kept
+/// when it is as good; units of more than 32 stands keep layout order.
+pub fn bottleneck_assignment(old: &[Point], new: &[Point]) -> Vec<usize> {
+    let n = old.len().min(new.len());
+    let identity: Vec<usize> = (0..n).collect();
+    if n > 32 || n <= 1 {
+        return identity;
+    }
+    let d = |i: usize, j: usize| old[i].distance(new[j]);
+    let id_max = (0..n).map(|i| d(i, i)).fold(0.0, f64::max);
+    let mut values: Vec<f64> =
+        (0..n).flat_map(|i| (0..n).map(move |j| (i, j))).map(|(i, j)| d(i, j)).collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    // Perfect matching with every move at most `t` (Kuhn's augmenting paths, in index order).
+    let matching = |t: f64| -> Option<Vec<usize>> {
+        let mut owner: Vec<Option<usize>> = vec![None; n];
+        fn augment(
+            i: usize,
+            t: f64,
+            seen: &mut [bool],
+            owner: &mut [Option<usize>],
+            d: &dyn Fn(usize, usize) -> f64,
+        ) -> bool {
+            for j in 0..owner.len() {
+                if !seen[j] && d(i, j) <= t + 1e-12 {
+                    seen[j] = true;
+                    if owner[j].is_none_or(|k| augment(k, t, seen, owner, d)) {
+                        owner[j] = Some(i);
+                        return true;
+                    }
+                }
+            }
+            false
+        }
+        for i in 0..n {
+            let mut seen = vec![false; n];
+            if !augment(i, t, &mut seen, &mut owner, &d) {
+                return None;
+            }
+        }
+        let mut slot_of = vec![0; n];
+        for (j, o) in owner.iter().enumerate() {
+            slot_of[(*o)?] = j;
+        }
+        Some(slot_of)
+    };
+    let (mut lo, mut hi) = (0usize, values.len() - 1);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if matching(values[mid]).is_some() {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    if id_max <= values[lo] + 1e-9 {
+        return identity;
+    }
+    matching(values[lo]).unwrap_or(identity)
 }
 
 /// One piece of priced ground.

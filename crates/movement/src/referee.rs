@@ -10,7 +10,7 @@
 //!   exhaustion chance, and, given the dice rolled, the results.
 //!
 //! A unit is given by its profile (type, armor, discipline, formation, files, stands, facing in
-//! compass degrees); terrain by a scenario or table file (`"terrain": {"file": "…"}`) or inline
+//! compass degrees, and optionally its own stand footprint `stand_size = [width, depth]`); terrain by a scenario or table file (`"terrain": {"file": "…"}`) or inline
 //! table TOML (`"terrain": {"toml": "…"}`); every answer lists the rules it applied.
 
 use crate::Movement;
@@ -87,6 +87,10 @@ pub struct Profile {
     /// Morale state (default Firm).
     #[serde(default)]
     pub morale: Option<MoraleState>,
+    /// The stands' own footprint, `[width, depth]` in inches, instead of the data's sizes (for
+    /// bases of another size on a real table).
+    #[serde(default)]
+    pub stand_size: Option<[f64; 2]>,
 }
 
 /// Where the terrain comes from.
@@ -281,7 +285,24 @@ impl Movement {
         let n = unit.stands as usize;
         let mounted = unit.mounted.unwrap_or(unit.troop.mounted());
         let artillery = unit.artillery.is_some();
-        let size = self.stand_size(unit.troop, unit.leader, mounted, artillery);
+        let size = match unit.stand_size {
+            Some([w, d])
+                if w.is_finite()
+                    && d.is_finite()
+                    && w > 0.0
+                    && d > 0.0
+                    && w <= 100.0
+                    && d <= 100.0 =>
+            {
+                (w, d)
+            }
+            Some(_) => {
+                return Err(RefereeError::Malformed(
+                    "stand_size must be two positive numbers of inches".into(),
+                ));
+            }
+            None => self.stand_size(unit.troop, unit.leader, mounted, artillery),
+        };
         // Open ground around the question unless a table is given.
         let (table, shift) = match table {
             Some(t) => (t, Vec2::ZERO),

@@ -219,7 +219,8 @@ impl Movement {
             v.push(Step::Advance { to: [to.x, to.y] });
             v
         };
-        let tol = self.data.geometry.tolerance.cost;
+        // Compulsory moves use the allowance exactly, without the players' tolerance.
+        let tol = 1e-9;
         let fits = |s: f64| -> Option<Plan> {
             let p = planner.plan(&steps_for(s), opts).ok()?;
             (p.cost <= allowance + tol).then_some(p)
@@ -493,6 +494,7 @@ pub fn moved(
         allowance,
         items: plan.items.clone(),
         note: plan.stopped.clone().unwrap_or_default(),
+        reorder: plan.reorder.clone(),
         rules,
     }
 }

@@ -841,8 +841,14 @@ impl RuleSet for Movement {
                     u.regroup_left = None;
                 }
             }
-            Event::Moved { unit, to, kind, allowance, cost, .. } => {
+            Event::Moved { unit, to, kind, allowance, cost, reorder, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
+                    if let Some(order) = reorder
+                        && order.len() == u.stands.len()
+                        && order.iter().all(|i| *i < u.stands.len())
+                    {
+                        u.stands = order.iter().map(|i| u.stands[*i].clone()).collect();
+                    }
                     u.set_pose(*to);
                     u.moved = true;
                     u.regroup_left =
@@ -1143,18 +1149,23 @@ impl RuleSet for Movement {
                     flags.push(if l.limbered { "limbered".into() } else { "unlimbered".into() });
                 }
                 let ep: i32 = u.stands.iter().map(|s| s.ep).sum();
+                let what = if u.army_leader {
+                    "army leader".to_string()
+                } else if u.leader {
+                    "leader".to_string()
+                } else if u.character {
+                    "character".to_string()
+                } else if let Some(l) = &u.limber {
+                    format!("{:?} piece", l.class).to_lowercase()
+                } else {
+                    format!("{} · {} stands", u.pose.formation, u.stands.len())
+                };
                 Piece {
                     outline: outline(&u.pose, u.stands.len(), u.stand_size),
                     stands: u.rects(),
                     side: Some(u.side),
                     label: u.name.clone(),
-                    detail: format!(
-                        "{} · {} stands · {} EP · {}",
-                        u.pose.formation,
-                        u.stands.len(),
-                        ep,
-                        flags.join(", ")
-                    ),
+                    detail: format!("{what} · {ep} EP · {}", flags.join(", ")),
                 }
             })
             .collect();

@@ -381,6 +381,9 @@ pub enum Event {
         items: Vec<CostItem>,
         /// A note (stopped at contact, truncated…).
         note: String,
+        /// After a formation change, the old index of the stand in each new place.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reorder: Option<Vec<usize>>,
         /// The rules applied.
         rules: Vec<RuleId>,
     },

@@ -118,3 +118,17 @@ fn malformed_questions_get_clear_errors() {
         assert!(matches!(e, RefereeError::Malformed(_) | RefereeError::Terrain(_)));
     }
 }
+
+#[test]
+fn an_inline_stand_footprint_sets_the_wheel_radius() {
+    // Four 2"-wide bases: an 8" frontage wheeling 45° costs 8·π/4.
+    let q = json!({
+        "question": "wheel",
+        "unit": {"type": "heavy_infantry", "armor": "heavy", "discipline": "good", "files": 4, "stands": 4, "stand_size": [2.0, 1.0]},
+        "degrees": 45.0
+    });
+    let a = answer(&q).unwrap();
+    close(num(&a, "cost"), 8.0 * std::f64::consts::FRAC_PI_4);
+    let bad = json!({"question": "facing", "unit": {"type": "heavy_infantry", "discipline": "good", "stand_size": [0.0, 1.0]}, "turns": ["left"]});
+    assert!(answer(&bad).unwrap_err().to_string().contains("stand_size"));
+}

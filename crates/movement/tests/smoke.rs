@@ -26,3 +26,30 @@ fn ford_scenario_starts_with_no_separated_units() {
         g.log().into_iter().map(|l| l.text).filter(|t| !t.contains("movement phase")).collect();
     assert!(moved.is_empty(), "{moved:#?}");
 }
+
+#[test]
+fn the_readme_command_examples_parse() {
+    let readme = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/movement/README.md"
+    ))
+    .unwrap();
+    let mut n = 0;
+    for line in readme.lines().filter(|l| l.starts_with("{\"") || l.starts_with('"')) {
+        for part in line.split("   ").map(str::trim).filter(|p| !p.is_empty()) {
+            let v: serde_json::Value =
+                serde_json::from_str(part).unwrap_or_else(|e| panic!("{part}: {e}"));
+            let _: movement::Command =
+                serde_json::from_value(v).unwrap_or_else(|e| panic!("{part}: {e}"));
+            n += 1;
+        }
+    }
+    assert!(n >= 8, "{n}");
+    // And the first example is legal on the ready scenario.
+    let mut g = game(&ford_text());
+    g.submit_json(
+        tabletop::Actor::Side(Side::Red),
+        serde_json::json!({"move": {"unit": 1, "steps": [{"advance": {"to": [12.0, 16.0]}}]}}),
+    )
+    .unwrap();
+}

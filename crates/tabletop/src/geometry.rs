@@ -230,7 +230,12 @@ impl Facing {
 
 impl TryFrom<Vec2> for Facing {
     type Error = String;
+    /// A vector that is already of unit length (to 1e-9) is kept bit for bit, so a facing
+    /// survives a serde round trip exactly; any other non-zero vector is normalised.
     fn try_from(v: Vec2) -> Result<Self, String> {
+        if v.is_finite() && (v.length_squared() - 1.0).abs() < 1e-9 {
+            return Ok(Facing(v));
+        }
         Facing::from_vector(v).ok_or_else(|| "a facing must be a non-zero vector".to_string())
     }
 }
@@ -609,6 +614,19 @@ mod tests {
         assert!((after.facing.vector() - Facing::WEST.vector()).length() < 1e-12);
         assert!((after.front_left() - Vec2::new(-3.0, 0.0)).length() < 1e-12);
         assert!((after.front_right() - Vec2::new(-3.0, 6.0)).length() < 1e-12);
+    }
+
+    #[test]
+    fn facings_survive_a_serde_round_trip_bit_for_bit() {
+        for deg in [0.0, 17.0, 33.3, 45.0, 100.0, 271.9] {
+            let f = Facing::from_bearing_degrees(deg).rotated(rotation(0.123));
+            let back: Facing = serde_json::from_str(&serde_json::to_string(&f).unwrap()).unwrap();
+            assert_eq!(back.vector().x.to_bits(), f.vector().x.to_bits());
+            assert_eq!(back.vector().y.to_bits(), f.vector().y.to_bits());
+        }
+        let skew: Facing = serde_json::from_str(r#"{"x":3.0,"y":4.0}"#).unwrap();
+        assert_eq!(skew.vector(), Vec2::new(0.6, 0.8));
+        assert!(serde_json::from_str::<Facing>(r#"{"x":0.0,"y":0.0}"#).is_err());
     }
 
     #[test]
