@@ -38,6 +38,9 @@ use crate::layout::Pose;
 use serde::Serialize;
 use tabletop::rules::{Refusal, Side};
 
+/// The rule set's ID, as scenario files name it (`ruleset = "movement"`).
+pub const ID: &str = "movement";
+
 /// The movement rule set: the chapter's tables and nothing else.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Movement {

@@ -698,7 +698,7 @@ impl RuleSet for Movement {
     type View = View;
 
     fn id(&self) -> &'static str {
-        "movement"
+        crate::ID
     }
 
     fn version(&self) -> &'static str {
@@ -996,7 +996,7 @@ impl RuleSet for Movement {
                 return Some(Outcome {
                     winner: Some(s.other()),
                     reason: format!(
-                        "[MOV-GEN-01] the {s} side has nothing left on the table (NIS victory rule)"
+                        "[MOV-GAME-END] the {s} side has nothing left on the table (a project rule, not the chapter's)"
                     ),
                 });
             }
@@ -1018,7 +1018,7 @@ impl RuleSet for Movement {
             }
         }
         let reason = format!(
-            "[MOV-GEN-01] after {} turns red holds {} objective(s), blue {} (NIS victory rule)",
+            "[MOV-GAME-END] after {} turns red holds {} objective(s), blue {} (a project rule, not the chapter's)",
             state.turns, held[0], held[1]
         );
         let winner = match held[0].cmp(&held[1]) {
@@ -1030,6 +1030,8 @@ impl RuleSet for Movement {
     }
 
     fn candidates(&self, state: &State, side: Side, rng: &mut SeededDice) -> Vec<Command> {
+        /// How many units one call proposes moves for.
+        const CANDIDATE_UNITS: usize = 3;
         let mut out = vec![Command::EndPhase];
         if self.outcome(state).is_some() || state.phase != side {
             return if self.check(state, Actor::Side(side), &Command::EndPhase).is_ok() {
@@ -1040,10 +1042,16 @@ impl RuleSet for Movement {
         }
         let actor = Actor::Side(side);
         let mut proposals: Vec<Command> = Vec::new();
-        for u in state.units_of(side) {
-            if self.move_barred(state, actor, u.id).is_some() {
-                continue;
-            }
+        // Propose moves for a few of the units free to move, chosen at random: every unit is
+        // offered over a phase, and each call checks a handful of proposals, not dozens.
+        let mut free: Vec<&Unit> = state
+            .units_of(side)
+            .filter(|u| self.move_barred(state, actor, u.id).is_none())
+            .collect();
+        while free.len() > CANDIDATE_UNITS {
+            free.swap_remove(rng.below(free.len() as u32) as usize);
+        }
+        for u in free {
             let (allow, _) = self.normal_allowance(u, u.pose.formation);
             let f = u.pose.facing;
             let at = u.pose.at;

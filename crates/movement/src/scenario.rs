@@ -230,7 +230,9 @@ impl Movement {
         let mut p = doc.problems();
         let mut allowed: Vec<&str> = KEYS.to_vec();
         allowed.extend(TABLE_KEYS);
+        allowed.push(tabletop::diagnostics::RULESET_KEY);
         doc.check_top_level_keys(&allowed, &mut p);
+        doc.check_ruleset(crate::ID, &mut p);
         let table = parse_table(&doc, &mut p);
         let head = doc.section::<RawScenario>("scenario", &mut p);
         let sides = doc.array::<RawSide>("side", &mut p);

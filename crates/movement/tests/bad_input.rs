@@ -170,3 +170,15 @@ fn a_broken_data_table_is_reported_with_file_line_and_column() {
     assert!(e.contains("crates/movement/data/terrain.toml:") && e.contains("lava"), "{e}");
     assert!(movement::Data::embedded().is_ok());
 }
+
+#[test]
+fn a_file_for_another_rule_set_is_refused_at_its_ruleset_line() {
+    let text = scenario_text(&(li("A", 30.0, 10.0) + &blue_far()));
+    assert!(errors(&format!("ruleset = \"movement\"\n{text}")).is_empty());
+    let e = errors(&format!("ruleset = \"othw\"\n{text}"));
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("bad.toml:1:11: ruleset: this file is for the rule set `othw`"),
+        "{e:?}"
+    );
+}

@@ -68,7 +68,7 @@ fn validate_reports_every_problem_with_file_line_and_column() {
         1,
     );
     let path = tmp("bad.toml");
-    std::fs::write(&path, format!("ruleset = \"movement\"\n{bad}")).unwrap();
+    std::fs::write(&path, bad).unwrap();
     let o = run(&["validate", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);

@@ -426,6 +426,9 @@ impl From<(&str, usize, &str, usize, &str)> for FieldPath {
 // Parsed documents
 // ---------------------------------------------------------------------------------------------
 
+/// The top-level key naming the rule set a file is for.
+pub const RULESET_KEY: &str = "ruleset";
+
 /// A parsed TOML file that remembers where every key and value came from, so that problems
 /// found while reading or validating it can be reported at their line and column.
 #[derive(Clone, Debug)]
@@ -499,6 +502,21 @@ impl TomlDoc {
                     None => problems.error(path, message),
                 }
             }
+        }
+    }
+
+    /// Checks the file's optional top-level `ruleset = "…"` key, which names the rule set a
+    /// scenario or army list is for: when present it must be the string `id`. Callers list
+    /// [`RULESET_KEY`] among their allowed top-level keys.
+    pub fn check_ruleset(&self, id: &str, problems: &mut Problems<'_>) {
+        let Some(item) = self.doc.as_table().get(RULESET_KEY) else { return };
+        match item.as_str() {
+            Some(found) if found == id => {}
+            Some(found) => problems.error(
+                RULESET_KEY,
+                format!("this file is for the rule set `{found}`, but it is being read as `{id}`"),
+            ),
+            None => problems.error(RULESET_KEY, format!("expected the rule set's id, \"{id}\"")),
         }
     }
 
