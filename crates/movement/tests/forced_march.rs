@@ -56,22 +56,7 @@ fn mov_fm_02_twice_the_normal_allowance() {
 /// MOV-FM-03
 #[test]
 fn mov_fm_03_no_charge_and_no_contact_on_a_forced_march() {
-    let text = scenario_text(
-        &(li("A", 30.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                30.0,
-                25.0,
-                180.0,
-            )),
-    );
+    let text = scenario_text(&(li("A", 30.0, 10.0) + &blue_li("B", 30.0, 25.0, 180.0)));
     let st = state(&text);
     assert_eq!(
         check_rule(&st, RED, &forced(0, vec![adv(30.0, 25.0)])).as_deref(),
@@ -85,22 +70,7 @@ fn mov_fm_03_no_charge_and_no_contact_on_a_forced_march() {
     };
     assert_eq!(check_rule(&st, RED, &through).as_deref(), Some("MOV-FM-03"));
     // Nor may it start in contact.
-    let touching = scenario_text(
-        &(li("A", 30.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                30.0,
-                10.0,
-                180.0,
-            )),
-    );
+    let touching = scenario_text(&(li("A", 30.0, 10.0) + &blue_li("B", 30.0, 10.0, 180.0)));
     let st = state(&touching);
     let away = Command::Move {
         unit: 0,

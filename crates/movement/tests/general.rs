@@ -113,22 +113,7 @@ fn mov_gen_05_a_move_out_of_contact_needs_no_battle_command() {
 #[test]
 fn mov_gen_06_a_move_starting_in_contact_needs_a_battle_command() {
     // Red faces north with its front at y = 10; Blue's front touches it.
-    let text = scenario_text(
-        &(li("A", 30.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                30.0,
-                10.0,
-                180.0,
-            )),
-    );
+    let text = scenario_text(&(li("A", 30.0, 10.0) + &blue_li("B", 30.0, 10.0, 180.0)));
     let mut g = game(&text);
     assert_eq!(refused(&mut g, RED, mv(0, vec![adv(30.0, 8.0)])), "MOV-GEN-06");
     assert_eq!(refused(&mut g, RED, mv(0, vec![face(Turn::About)])), "MOV-GEN-06");
@@ -138,22 +123,7 @@ fn mov_gen_06_a_move_starting_in_contact_needs_a_battle_command() {
 /// MOV-GEN-07
 #[test]
 fn mov_gen_07_a_move_ending_in_contact_needs_a_battle_command_and_stops_there() {
-    let text = scenario_text(
-        &(li("A", 30.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                30.0,
-                18.0,
-                180.0,
-            )),
-    );
+    let text = scenario_text(&(li("A", 30.0, 10.0) + &blue_li("B", 30.0, 18.0, 180.0)));
     let mut g = game(&text);
     assert_eq!(refused(&mut g, RED, mv(0, vec![adv(30.0, 20.0)])), "MOV-THRU-01");
     assert_eq!(refused(&mut g, RED, mv(0, vec![adv(30.0, 18.0)])), "MOV-GEN-07");
@@ -175,33 +145,9 @@ fn mov_gen_07_a_move_ending_in_contact_needs_a_battle_command_and_stops_there() 
 fn mov_gen_08_a_charge_may_go_one_third_farther() {
     let text = scenario_text(
         &(li("A", 30.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                30.0,
-                26.0,
-                180.0,
-            )
+            + &blue_li("B", 30.0, 26.0, 180.0)
             + &li("C", 24.0, 10.0)
-            + &unit(
-                "D",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                24.0,
-                27.0,
-                180.0,
-            )),
+            + &blue_li("D", 24.0, 27.0, 180.0)),
     );
     let mut g = game(&text);
     let r = rules();

@@ -91,21 +91,7 @@ fn mov_reg_03_firm_or_checked_separated_units_head_back_unless_held_or_in_melee(
     assert_eq!(g.state().units[1].pose, before);
     // In melee contact: it stays.
     let melee = with_leader(scenario_text(
-        &(general(10.0, 10.0)
-            + &li("U", 50.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                50.0,
-                10.0,
-                180.0,
-            )),
+        &(general(10.0, 10.0) + &li("U", 50.0, 10.0) + &blue_li("B", 50.0, 10.0, 180.0)),
     ));
     let g = game(&melee);
     assert!(g.state().units[1].separated);

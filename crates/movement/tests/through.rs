@@ -9,22 +9,7 @@ use tabletop::rules::Actor;
 /// MOV-THRU-01
 #[test]
 fn mov_thru_01_no_stand_enters_an_enemy_footprint() {
-    let text = scenario_text(
-        &(li("A", 30.0, 10.0)
-            + &unit(
-                "B",
-                "blue",
-                "light_infantry",
-                "light",
-                "good",
-                "line",
-                1,
-                1,
-                30.0,
-                15.0,
-                180.0,
-            )),
-    );
+    let text = scenario_text(&(li("A", 30.0, 10.0) + &blue_li("B", 30.0, 15.0, 180.0)));
     let mut g = game(&text);
     // Straight through: refused.
     assert_eq!(refused(&mut g, RED, mv(0, vec![adv(30.0, 21.0)])), "MOV-THRU-01");
@@ -82,7 +67,7 @@ fn mov_thru_03_no_stand_enters_an_enemy_gap_narrower_than_its_frontage() {
     // would fit, but is refused.
     let blues = |gap_top: f64| {
         unit("N", "blue", "light_infantry", "light", "good", "line", 1, 1, 24.75, gap_top, 180.0)
-            + &unit("S", "blue", "light_infantry", "light", "good", "line", 1, 1, 24.75, 9.9, 0.0)
+            + &blue_li("S", 24.75, 9.9, 0.0)
     };
     let narrow = state(&scenario_text(&(li("A", 20.0, 11.0) + &blues(11.1))));
     assert_eq!(cost(&narrow, 0, &[adv(30.0, 11.0)]).unwrap_err(), "MOV-THRU-03");

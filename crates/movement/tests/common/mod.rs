@@ -190,6 +190,11 @@ pub fn li(name: &str, x: f64, y: f64) -> String {
     unit(name, "red", "light_infantry", "light", "good", "line", 1, 1, x, y, 0.0)
 }
 
+/// A single-stand blue light infantry unit at (x, y) facing `facing` degrees.
+pub fn blue_li(name: &str, x: f64, y: f64, facing: f64) -> String {
+    unit(name, "blue", "light_infantry", "light", "good", "line", 1, 1, x, y, facing)
+}
+
 /// The `Moved` event's cost among events.
 pub fn moved_cost(ev: &[movement::Event]) -> f64 {
     ev.iter()
