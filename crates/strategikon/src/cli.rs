@@ -1,15 +1,23 @@
 //! The subcommands.
 
 use crate::files::{self, Loaded};
-use crate::{bots, registry};
+use crate::play::{End, play};
+use crate::report::{Meta, Reporter};
+use crate::sim::SimConfig;
+use crate::{players, plot, registry, sim};
 use anyhow::{Context, bail};
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use tabletop::Viewer;
-use tabletop::host::HostedGame;
+use tabletop::host::{BotSpec, HostedGame, HostedRuleSet};
+use tabletop::{Outcome, Source};
+
+/// How bots are named on the command line, for `--help`.
+const BOT_HELP: &str = "NAME or NAME:PARAMS. Every rule set has `random` and `mcts`; `mcts:2000` searches 2000 iterations a decision (the default is 1000), `mcts:2s` two seconds (not reproducible), `mcts:iterations=500,depth=40,c=0.7,widen=3` sets the play-out length, the exploration constant and the widening. `strategikon rulesets` lists each rule set's bots";
 
 /// Strategikon: classic miniature wargames played, umpired and simulated by computer.
 #[derive(Parser, Debug)]
@@ -51,28 +59,65 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
-    /// Play a whole battle between two bots and print the narrated log.
+    /// Play a whole battle between two bots; print the narrated log (every roll with its rule)
+    /// and the result, and optionally write an HTML report and the game record.
     Battle {
         /// The scenario (TOML).
         scenario: PathBuf,
-        /// The red side's bot (`random`: a random candidate command each time).
-        #[arg(long, default_value = "random")]
+        /// The red side's bot.
+        #[arg(long, default_value = "random", value_name = "BOT", long_help = BOT_HELP)]
         red: String,
-        /// The blue side's bot.
-        #[arg(long, default_value = "random")]
+        /// The blue side's bot (see --red).
+        #[arg(long, default_value = "random", value_name = "BOT")]
         blue: String,
-        /// The game's seed.
+        /// The game's seed: the same seed and bots play the same battle.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Write a battle report here: one HTML file with the log, the table at the start, at
+        /// every turn and at the end, and the losses and morale.
+        #[arg(long, value_name = "FILE.html")]
+        report: Option<PathBuf>,
         /// Write the game record (JSON) here, for `replay`.
-        #[arg(long)]
+        #[arg(long, value_name = "FILE.json")]
         record: Option<PathBuf>,
-        /// Stop a battle that has not ended after this many commands.
-        #[arg(long, default_value_t = 5000)]
-        max_commands: usize,
+        /// Stop a battle that has not ended after this many commands (an error).
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        max_commands: u64,
         /// Print only the result, not the log.
         #[arg(long)]
         quiet: bool,
+    },
+    /// Play many battles between two bots and report wins, draws and losses with 95%
+    /// intervals, battle length, and losses and morale at the end. Game i is played with seed
+    /// SEED+i, exactly as `battle --seed SEED+i` plays it; results are the same for any number
+    /// of threads.
+    Sim {
+        /// The scenario (TOML).
+        scenario: PathBuf,
+        /// How many battles.
+        #[arg(long, short = 'n', default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        games: u64,
+        /// The red side's bot.
+        #[arg(long, default_value = "random", value_name = "BOT", long_help = BOT_HELP)]
+        red: String,
+        /// The blue side's bot (see --red).
+        #[arg(long, default_value = "random", value_name = "BOT")]
+        blue: String,
+        /// The master seed: game i uses SEED+i.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to play on (default: every core).
+        #[arg(long, short = 't', value_parser = clap::value_parser!(u64).range(1..=1024))]
+        threads: Option<u64>,
+        /// A battle not over after this many commands counts as unfinished.
+        #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+        max_commands: u64,
+        /// Print the results as JSON (everything but `timing` is the same for any threads).
+        #[arg(long)]
+        json: bool,
+        /// Draw the distributions (outcomes, battle length, losses) as an SVG file.
+        #[arg(long, value_name = "FILE.svg")]
+        plot: Option<PathBuf>,
     },
     /// Answer an umpire's question (JSON) for a rule set, as JSON.
     Referee {
@@ -96,7 +141,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
     match cli.command {
         Command::Rulesets => {
             for r in registry::rulesets().all() {
-                println!("{}\t{}", r.id(), r.version());
+                let bots: Vec<String> = r.bots().into_iter().map(|b| b.name).collect();
+                println!("{}\t{}\tbots: {}", r.id(), r.version(), bots.join(", "));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -104,9 +150,28 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         Command::Render { file, output, after, scale } => render(&file, &output, after, scale),
         Command::Replay { record, quiet } => replay(&record, quiet),
         Command::Referee { ruleset, question } => referee(&ruleset, &question),
-        Command::Battle { scenario, red, blue, seed, record, max_commands, quiet } => {
-            let bots = [bots::by_name(&red)?, bots::by_name(&blue)?];
-            battle(&scenario, bots, seed, record.as_deref(), max_commands, quiet)
+        Command::Battle { scenario, red, blue, seed, report, record, max_commands, quiet } => {
+            let specs = [players::spec(&red)?, players::spec(&blue)?];
+            let outputs = Outputs { report: report.as_deref(), record: record.as_deref() };
+            battle(&scenario, specs, seed, outputs, max_commands as usize, quiet)
+        }
+        Command::Sim { scenario, games, red, blue, seed, threads, max_commands, json, plot } => {
+            let specs = [players::spec(&red)?, players::spec(&blue)?];
+            let threads = match threads {
+                Some(t) => t as usize,
+                None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            };
+            let (rules, source) = scenario_only(&scenario, "sim")?;
+            let config = SimConfig {
+                scenario: scenario.display().to_string(),
+                games,
+                seed,
+                specs,
+                threads,
+                max_commands: max_commands as usize,
+                progress: std::io::stderr().is_terminal(),
+            };
+            simulate(rules, &source, &config, json, plot.as_deref())
         }
     }
 }
@@ -115,12 +180,15 @@ fn validate(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
     let reg = registry::rulesets();
     let mut bad = 0;
     for path in paths {
-        let verdict = match files::load(path, &reg) {
+        let verdict = match files::load(path, reg) {
             Err(e) => Err(format!("{e:#}")),
             Ok(Loaded::Scenario(rules, source)) => rules
                 .validate(&source)
                 .map(|_| format!("{} scenario", rules.id()))
                 .map_err(|d| d.to_string()),
+            Ok(Loaded::CheckOnly(id, source)) => {
+                registry::check_only(id, &source).map_err(|d| d.to_string())
+            }
             Ok(Loaded::Record(rules, record)) => rules
                 .replay(&record)
                 .map(|g| {
@@ -150,7 +218,7 @@ fn validate(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
 /// Opens a scenario as a new game, or replays a record (up to `after` commands).
 fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn HostedGame>> {
     let reg = registry::rulesets();
-    match files::load(path, &reg)? {
+    match files::load(path, reg)? {
         Loaded::Scenario(rules, source) => {
             if after.is_some() {
                 bail!("--after applies to game records, not to scenarios");
@@ -165,6 +233,12 @@ fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn Hosted
                 record.commands.truncate(n);
             }
             rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+        }
+        Loaded::CheckOnly(id, _) => {
+            bail!(
+                "{}: the rule set '{id}' cannot be played or drawn yet; `validate` checks its files",
+                path.display()
+            )
         }
     }
 }
@@ -196,7 +270,7 @@ fn render(
 
 fn replay(path: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
     let reg = registry::rulesets();
-    let Loaded::Record(rules, record) = files::load(path, &reg)? else {
+    let Loaded::Record(rules, record) = files::load(path, reg)? else {
         bail!("{}: replay takes a game record (.json), not a scenario", path.display());
     };
     let started = Instant::now();
@@ -232,10 +306,7 @@ fn replay(path: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
-    let reg = registry::rulesets();
-    if reg.get(ruleset).is_none() {
-        bail!("unknown rule set '{ruleset}': known rule sets are {}", reg.ids());
-    }
+    registry::check_referee(ruleset)?;
     let text = if path.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
     } else {
@@ -250,58 +321,114 @@ fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Where `battle` writes its files.
+struct Outputs<'a> {
+    report: Option<&'a Path>,
+    record: Option<&'a Path>,
+}
+
+/// Reads a scenario for `what`, refusing a record.
+fn scenario_only(path: &Path, what: &str) -> anyhow::Result<(&'static dyn HostedRuleSet, Source)> {
+    let Loaded::Scenario(rules, source) = files::load(path, registry::rulesets())? else {
+        bail!(
+            "{}: {what} takes a scenario (.toml), not a game record: `strategikon replay` plays \
+             records back",
+            path.display()
+        );
+    };
+    Ok((rules, source))
+}
+
+fn result_line(outcome: Option<&Outcome>, commands: usize) -> String {
+    match outcome {
+        Some(Outcome { winner: Some(side), reason }) => format!("result: {side} wins: {reason}"),
+        Some(Outcome { winner: None, reason }) => format!("result: a draw: {reason}"),
+        None => format!("result: the battle did not end within {commands} commands"),
+    }
+}
+
 fn battle(
     path: &Path,
-    bots: [bots::Bot; 2],
+    specs: [BotSpec; 2],
     seed: u64,
-    record: Option<&Path>,
+    outputs: Outputs,
     max_commands: usize,
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
-    let reg = registry::rulesets();
-    let Loaded::Scenario(rules, source) = files::load(path, &reg)? else {
-        bail!("{}: battle takes a scenario (.toml), not a record", path.display());
-    };
-    let mut game = rules.new_game(source, seed).map_err(|d| anyhow::anyhow!("{d}"))?;
-    let started = Instant::now();
+    let (rules, source) = scenario_only(path, "battle")?;
+    rules.validate(&source).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let mut bots = players::make_pair(rules, &specs)?;
+    let described = [bots[0].describe(), bots[1].describe()];
     if !quiet {
-        for line in game.log() {
-            println!("{}", line.text);
-        }
+        println!(
+            "# {} ({} {}), seed {seed}: red {} vs blue {}",
+            path.display(),
+            rules.id(),
+            rules.version(),
+            described[0],
+            described[1]
+        );
     }
-    let mut chooser = tabletop::SeededDice::new(seed ^ 0xb07_b07);
-    while game.outcome().is_none() {
-        if game.command_count() >= max_commands {
-            bail!("the battle did not end within {max_commands} commands");
-        }
-        let pending = game.pending();
-        let sides = pending.sides();
-        let Some(&side) = sides.first() else { break };
-        let command = bots[side.index()].choose(game.as_ref(), side, &mut chooser)?;
-        let lines = game
-            .submit(tabletop::Actor::Side(side), command)
-            .map_err(|r| anyhow::anyhow!("the {side} bot gave a refused command: {r}"))?;
-        if !quiet {
-            for line in lines {
-                println!("{}", line.text);
-            }
-        }
-    }
+    let mut reporter = Reporter::new(!quiet, outputs.report.is_some());
+    let started = Instant::now();
+    let (game, end) = play(rules, source, seed, &mut bots, max_commands, &mut reporter)?;
     let secs = started.elapsed().as_secs_f64();
     let n = game.command_count();
-    match game.outcome() {
-        Some(o) => match o.winner {
-            Some(side) => println!("result: {side} wins: {}", o.reason),
-            None => println!("result: a draw: {}", o.reason),
-        },
-        None => println!("result: the battle is not over"),
-    }
-    if let Some(out) = record {
+    let outcome = match &end {
+        End::Over(o) => Some(o.clone()),
+        End::Unfinished => None,
+    };
+    let result = result_line(outcome.as_ref(), n);
+    println!("{result}");
+    if let Some(out) = outputs.record {
         let json = serde_json::to_string_pretty(&game.record())?;
         std::fs::write(out, json)
             .with_context(|| format!("{}: cannot write the record", out.display()))?;
         println!("record written to {}", out.display());
     }
+    if let Some(out) = outputs.report {
+        let meta = Meta {
+            scenario: path.display().to_string(),
+            bots: described,
+            specs: [specs[0].to_string(), specs[1].to_string()],
+            seed,
+            result: result.clone(),
+            record: game.record(),
+        };
+        let html = reporter.finish(game.as_ref(), &meta);
+        std::fs::write(out, html)
+            .with_context(|| format!("{}: cannot write the report", out.display()))?;
+        println!("report written to {}", out.display());
+    }
     eprintln!("played {n} commands in {secs:.3} s ({:.0} commands/s)", n as f64 / secs.max(1e-9));
+    if outcome.is_none() {
+        bail!("the battle did not end within {max_commands} commands (raise --max-commands)");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn simulate(
+    rules: &dyn HostedRuleSet,
+    source: &Source,
+    config: &SimConfig,
+    json: bool,
+    plot_to: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let (results, secs) = sim::run(rules, source, config)?;
+    let report = sim::report(rules, config, &results, secs);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", sim::text(&report));
+    }
+    if let Some(out) = plot_to {
+        std::fs::write(out, plot::svg(&report, &results))
+            .with_context(|| format!("{}: cannot write the plot", out.display()))?;
+        if json {
+            eprintln!("plot written to {}", out.display());
+        } else {
+            println!("plot written to {}", out.display());
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,8 @@ pub enum Loaded<'r> {
     Scenario(&'r dyn HostedRuleSet, Source),
     /// A game record (JSON).
     Record(&'r dyn HostedRuleSet, Record),
+    /// A file of a rule set whose files can be checked but which cannot be played yet.
+    CheckOnly(&'static str, Source),
 }
 
 /// Reads a file and decides what it is: a `.json` file is a game record; anything else is a
@@ -36,7 +38,7 @@ pub fn load<'r>(path: &Path, registry: &'r Registry) -> anyhow::Result<Loaded<'r
     let id = declared_ruleset(&text).or_else(|| {
         path.ancestors()
             .filter_map(|a| a.file_name()?.to_str())
-            .find(|n| registry.get(n).is_some())
+            .find(|n| registry.get(n).is_some() || crate::registry::CHECK_ONLY.contains(n))
             .map(str::to_string)
     });
     let Some(id) = id else {
@@ -46,21 +48,29 @@ pub fn load<'r>(path: &Path, registry: &'r Registry) -> anyhow::Result<Loaded<'r
             registry.ids()
         );
     };
-    match registry.get(&id) {
-        Some(rules) => Ok(Loaded::Scenario(rules, Source::new(name, text))),
-        None => bail!("{name}: unknown rule set '{id}' (known: {})", registry.ids()),
+    if let Some(rules) = registry.get(&id) {
+        return Ok(Loaded::Scenario(rules, Source::new(name, text)));
     }
+    if let Some(&known) = crate::registry::CHECK_ONLY.iter().find(|k| **k == id) {
+        return Ok(Loaded::CheckOnly(known, Source::new(name, text)));
+    }
+    bail!("{name}: unknown rule set '{id}' (known: {})", registry.ids())
 }
 
 /// The value of a top-level `ruleset = "…"` line, if the file has one. Read line by line so that
 /// a file with syntax errors elsewhere still finds its rule set and gets its full diagnostics.
 pub fn declared_ruleset(text: &str) -> Option<String> {
+    top_level_string(text, "ruleset")
+}
+
+/// The value of a top-level `key = "…"` line before the first table header, read line by line.
+pub fn top_level_string(text: &str, key: &str) -> Option<String> {
     for line in text.lines() {
         let t = line.trim();
         if t.starts_with('[') {
             return None;
         }
-        if let Some(rest) = t.strip_prefix("ruleset") {
+        if let Some(rest) = t.strip_prefix(key) {
             let rest = rest.trim_start().strip_prefix('=')?.trim();
             let value = rest.split('#').next()?.trim().trim_matches('"').trim_matches('\'');
             return (!value.is_empty()).then(|| value.to_string());

@@ -37,7 +37,7 @@ fn rulesets_lists_movement_with_its_version() {
 
 #[test]
 fn every_subcommand_has_help() {
-    for sub in ["rulesets", "validate", "render", "replay", "referee", "battle"] {
+    for sub in ["rulesets", "validate", "render", "replay", "referee", "battle", "sim"] {
         let o = run(&[sub, "--help"]);
         assert!(o.status.success(), "{sub} --help failed");
         assert!(stdout(&o).contains("Usage: strategikon"), "{sub}: {}", stdout(&o));
@@ -146,6 +146,7 @@ fn battle_refuses_an_unknown_bot() {
     let o = run(&["battle", SCENARIO, "--red", "napoleon"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("unknown bot 'napoleon'"));
+    assert!(stderr(&o).contains("known bots are random, mcts"), "{}", stderr(&o));
 }
 
 #[test]
@@ -171,4 +172,226 @@ fn referee_refuses_malformed_questions_without_panicking() {
     let o = run(&["referee", "chess", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("unknown rule set 'chess'"), "{}", stderr(&o));
+}
+
+#[test]
+fn rulesets_list_their_bots() {
+    let o = run(&["rulesets"]);
+    assert!(stdout(&o).lines().any(|l| l.starts_with("movement\t") && l.contains("random, mcts")));
+}
+
+#[test]
+fn a_battle_report_holds_the_log_with_rule_ids_and_the_table_turn_by_turn() {
+    let report = tmp("report.html");
+    let o = run(&["battle", SCENARIO, "--seed", "4", "--report", report.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    // Every log line printed is in the report, with its rule IDs.
+    let out = stdout(&o);
+    let printed: Vec<&str> = out.lines().filter(|l| l.starts_with("[MOV-")).collect();
+    assert!(printed.len() > 20, "{}", stdout(&o));
+    assert!(html.matches("<span class=\"rule\">[MOV-").count() >= printed.len());
+    assert!(html.contains("d6") || html.contains("MOV-GEN-01"), "rolls and rules are cited");
+    // The table at the start, at the start of each of the 8 turns after the first, and at the
+    // end: one self-contained board each, with element IDs kept apart.
+    assert_eq!(html.matches("<svg").count(), 1 + 7 + 1, "boards");
+    assert!(html.contains("Turn 8") && html.contains("The end of the battle"));
+    assert!(html.contains("stk0-") && html.contains("stk8-"));
+    assert!(html.contains("Losses and morale") && html.contains("pieces on the table"));
+    assert!(html.contains("result: "), "the result is stated");
+    // The record is embedded and replays.
+    let start = html.find("<script type=\"application/json\" id=\"record\">").unwrap();
+    let json = &html[start..];
+    let json = &json[json.find('>').unwrap() + 1..json.find("</script>").unwrap()];
+    let record = tmp("from-report.json");
+    std::fs::write(&record, json).unwrap();
+    let o = run(&["replay", record.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn a_battle_between_search_bots_is_reproducible() {
+    let play = || {
+        let o = run(&["battle", SCENARIO, "--red", "mcts:iterations=2,depth=3", "--seed", "9"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    let first = play();
+    assert!(first.contains("red mcts (2 iterations"), "{first}");
+    assert_eq!(first, play());
+}
+
+fn sim_json(threads: &str) -> serde_json::Value {
+    let o = run(&["sim", SCENARIO, "--games", "8", "--threads", threads, "--seed", "5", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("--json prints JSON");
+    assert_eq!(v["timing"]["threads"], serde_json::json!(threads.parse::<u64>().unwrap()));
+    v.as_object_mut().unwrap().remove("timing");
+    v
+}
+
+#[test]
+fn sim_results_are_the_same_for_any_number_of_threads() {
+    let one = sim_json("1");
+    assert_eq!(one, sim_json("2"));
+    assert_eq!(one, sim_json("3"));
+    assert_eq!(one["games"], 8);
+    let o = &one["outcomes"];
+    let total: u64 = ["red_wins", "blue_wins", "draws", "unfinished"]
+        .iter()
+        .map(|k| o[k]["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 8);
+    for k in ["red_wins", "blue_wins", "draws"] {
+        let (lo, p, hi) = (
+            o[k]["low"].as_f64().unwrap(),
+            o[k]["share"].as_f64().unwrap(),
+            o[k]["high"].as_f64().unwrap(),
+        );
+        assert!(0.0 <= lo && lo <= p && p <= hi && hi <= 1.0, "{k}: {o}");
+    }
+    assert_eq!(one["length"]["turns"]["max"], 8.0);
+    assert!(one["length"]["commands"]["mean"].as_f64().unwrap() > 10.0);
+    assert!(one["sides"]["red"]["pieces_on_table"]["mean"].as_f64().is_some(), "{one}");
+}
+
+#[test]
+fn a_sim_game_is_the_battle_with_its_seed() {
+    // Game 2 of a simulation with master seed 5 is `battle --seed 7`.
+    let o = run(&["sim", SCENARIO, "--games", "3", "--seed", "5", "--json", "--threads", "2"]);
+    let sim: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut wins = [0u64; 3];
+    for seed in 5..8 {
+        let o = run(&["battle", SCENARIO, "--seed", &seed.to_string(), "--quiet"]);
+        let out = stdout(&o);
+        let i = if out.contains("red wins") {
+            0
+        } else if out.contains("blue wins") {
+            1
+        } else {
+            2
+        };
+        wins[i] += 1;
+    }
+    let got =
+        ["red_wins", "blue_wins", "draws"].map(|k| sim["outcomes"][k]["count"].as_u64().unwrap());
+    assert_eq!(got, wins);
+}
+
+#[test]
+fn sim_prints_a_table_and_draws_its_distributions() {
+    let plot = tmp("sim.svg");
+    let o = run(&["sim", SCENARIO, "--games", "4", "--plot", plot.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    for want in ["red wins", "blue wins", "draws", "95% interval", "commands", "turns", "games/s"] {
+        assert!(out.contains(want), "{want}: {out}");
+    }
+    assert!(stderr(&o).is_empty(), "no progress bar off a terminal: {}", stderr(&o));
+    let svg = std::fs::read_to_string(&plot).unwrap();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("Outcomes of 4 games") && svg.contains("Battle length"));
+    // Well-formed: every element opened is closed, by `/>` or by its closing tag.
+    let closing = svg.matches("</").count();
+    assert_eq!(svg.matches('<').count() - closing, svg.matches("/>").count() + closing);
+}
+
+#[test]
+fn bad_input_is_refused_with_a_message_never_a_panic() {
+    let record = tmp("sim-record.json");
+    let o = run(&["battle", SCENARIO, "--quiet", "--record", record.to_str().unwrap()]);
+    assert!(o.status.success());
+    let bad_scenario = tmp("sim-bad.toml");
+    std::fs::write(&bad_scenario, "ruleset = \"movement\"\n[scenario]\nname = 3\n").unwrap();
+    let cases: Vec<(Vec<&str>, i32, &str)> = vec![
+        (vec!["sim", SCENARIO, "--red", "napoleon"], 1, "known bots are random, mcts"),
+        (vec!["sim", SCENARIO, "--blue", "mcts:lots"], 1, "is not a budget"),
+        (vec!["sim", SCENARIO, "--blue", "mcts:speed=3"], 1, "no parameter 'speed'"),
+        (vec!["sim", SCENARIO, "--blue", "random:3"], 1, "takes no parameters"),
+        (vec!["sim", SCENARIO, "--red", "mc ts"], 1, "is not a bot"),
+        (vec!["sim", SCENARIO, "--games", "0"], 2, "--games"),
+        (vec!["sim", SCENARIO, "--threads", "0"], 2, "--threads"),
+        (vec!["sim", SCENARIO, "--games", "many"], 2, "--games"),
+        (vec!["sim", record.to_str().unwrap()], 1, "not a game record"),
+        (vec!["battle", record.to_str().unwrap()], 1, "not a game record"),
+        (vec!["sim", bad_scenario.to_str().unwrap()], 1, "sim-bad.toml:3"),
+        (vec!["battle", bad_scenario.to_str().unwrap()], 1, "sim-bad.toml:3"),
+        (vec!["sim", "no/such.toml"], 1, "cannot read"),
+        (vec!["battle", SCENARIO, "--max-commands", "3"], 1, "did not end within 3 commands"),
+        (vec!["sim", SCENARIO, "--frobnicate"], 2, "--frobnicate"),
+    ];
+    for (args, code, message) in cases {
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(message), "{args:?}: {}", stderr(&o));
+        assert!(!stderr(&o).contains("panicked"), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn a_sim_with_games_that_do_not_end_counts_them_unfinished() {
+    let o = run(&["sim", SCENARIO, "--games", "3", "--max-commands", "5", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["outcomes"]["unfinished"]["count"], 3);
+    assert_eq!(v["length"]["commands"]["max"], 5.0);
+}
+
+#[test]
+fn referee_wrg1969_answers_the_slingers_example_and_the_rule_beyond_twenty() {
+    let o = run(&["referee", "wrg1969", "scenarios/wrg1969/referee/slingers_example.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(a["total"], 2, "{a:#}");
+    assert_eq!(a["men"], 13, "{a:#}");
+    assert_eq!(a["removal"]["figures_removed"], 0, "{a:#}");
+    assert_eq!(a["removal"]["carried"], 13, "{a:#}");
+    let o = run(&["referee", "wrg1969", "scenarios/wrg1969/referee/beyond_twenty.json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(a["men"], 51, "{a:#}");
+}
+
+#[test]
+fn validate_checks_wrg1969_scenarios_and_army_lists_before_the_game_is_playable() {
+    let o = run(&[
+        "validate",
+        "scenarios/wrg1969/the_hill.toml",
+        "crates/wrg1969/data/armies/gallic.toml",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("wrg1969 army list, 778 points"), "{}", stdout(&o));
+    let army =
+        std::fs::read_to_string(root().join("crates/wrg1969/data/armies/gallic.toml")).unwrap();
+    let path = tmp("gallic_unknown_key.toml");
+    std::fs::write(&path, army.replacen("competition = true", "competition = true\nlegion = 3", 1))
+        .unwrap();
+    let o = run(&["validate", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("legion"), "{}", stderr(&o));
+    let o =
+        run(&["render", "scenarios/wrg1969/the_hill.toml", "-o", tmp("h.svg").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("cannot be played or drawn yet"), "{}", stderr(&o));
+}
+
+#[test]
+fn an_othw_battle_plays_to_its_end_and_replays() {
+    let record = tmp("othw.json");
+    let o = run(&[
+        "battle",
+        "scenarios/othw/open_field.toml",
+        "--seed",
+        "2",
+        "--record",
+        record.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("result:"), "{}", stdout(&o));
+    let o = run(&["replay", record.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("verified: othw"), "{}", stdout(&o));
 }

@@ -21,4 +21,6 @@ pub use diagnostics::{Diagnostic, Diagnostics, Source};
 pub use dice::{DiceSource, Die, Roll, ScriptedDice, SeededDice};
 pub use game::{Game, Record, ReplayError};
 pub use geometry::{Facing, Point, Rect, Sector, Vec2};
-pub use rules::{Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, Viewer};
+pub use rules::{
+    Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, SideSummary, Summary, Viewer,
+};

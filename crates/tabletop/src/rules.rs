@@ -284,4 +284,151 @@ pub trait RuleSet: Send + Sync + 'static {
 
     /// The table drawn for `viewer`.
     fn scene(&self, state: &Self::State, viewer: Viewer) -> Scene;
+
+    /// The game turn `state` is in (1 for the first), for reports that draw the table once a
+    /// turn and for statistics of battle length; `None` where the rule set has no turns.
+    ///
+    /// The provided method reads a top-level `turn` field of the spectator's view (a number, or
+    /// an array whose first element is the number, as in `[turn, last turn]`). It serialises
+    /// the view, so a rule set whose view holds no such field, or that wants it cheaper,
+    /// overrides it.
+    fn turn(&self, state: &Self::State) -> Option<u32> {
+        let view = serde_json::to_value(self.view(state, Viewer::Spectator)).ok()?;
+        let turn = view.get("turn")?;
+        let n = turn.as_u64().or_else(|| turn.as_array()?.first()?.as_u64())?;
+        u32::try_from(n).ok()
+    }
+
+    /// What each side has lost and has left: units, strength, army morale, for battle
+    /// reports and simulation statistics. The provided method knows nothing (an empty
+    /// summary); rule sets fill in what their rules count.
+    fn summary(&self, _state: &Self::State) -> Summary {
+        Summary::default()
+    }
+
+    /// A heuristic value of an unfinished `state` for `side`, between 0 (lost) and 1 (won),
+    /// for search bots that stop their look-ahead before the battle ends. `None` (the provided
+    /// method) lets a bot fall back on the summary's strength, or on 0.5.
+    fn evaluate(&self, _state: &Self::State, _side: Side) -> Option<f64> {
+        None
+    }
+}
+
+/// What one side has lost and has left at a moment of the battle. Every figure is optional: a
+/// rule set gives those its rules count, and reports show what is there.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideSummary {
+    /// The side.
+    pub side: Side,
+    /// Units at the start of the battle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units_start: Option<u32>,
+    /// Units destroyed, routed or otherwise out of the battle.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub units_lost: Option<u32>,
+    /// Fighting strength left, in the rule set's own measure (figures, stands, hits).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength: Option<f64>,
+    /// Fighting strength at the start, in the same measure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strength_start: Option<f64>,
+    /// Army morale left, in the rule set's own measure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub morale: Option<f64>,
+    /// Further figures by name (in a stable order), such as `"figures_lost"`.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub other: std::collections::BTreeMap<String, f64>,
+}
+
+impl SideSummary {
+    /// An empty summary for `side`.
+    pub fn new(side: Side) -> SideSummary {
+        SideSummary {
+            side,
+            units_start: None,
+            units_lost: None,
+            strength: None,
+            strength_start: None,
+            morale: None,
+            other: std::collections::BTreeMap::new(),
+        }
+    }
+
+    /// Every figure present, by name, in a fixed order: `units_start`, `units_lost`,
+    /// `strength_start`, `strength`, `morale`, then the others by name.
+    pub fn figures(&self) -> Vec<(String, f64)> {
+        let mut out = Vec::new();
+        let named = [
+            ("units_start", self.units_start.map(f64::from)),
+            ("units_lost", self.units_lost.map(f64::from)),
+            ("strength_start", self.strength_start),
+            ("strength", self.strength),
+            ("morale", self.morale),
+        ];
+        for (name, v) in named {
+            if let Some(v) = v {
+                out.push((name.to_string(), v));
+            }
+        }
+        out.extend(self.other.iter().map(|(k, v)| (k.clone(), *v)));
+        out
+    }
+}
+
+/// Losses and what is left, per side: see [`RuleSet::summary`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    /// One entry per side that the rule set summarises, red first.
+    pub sides: Vec<SideSummary>,
+}
+
+impl Summary {
+    /// The entry for `side`, if there is one.
+    pub fn side(&self, side: Side) -> Option<&SideSummary> {
+        self.sides.iter().find(|s| s.side == side)
+    }
+
+    /// True when no side has any figure.
+    pub fn is_empty(&self) -> bool {
+        self.sides.iter().all(|s| s.figures().is_empty())
+    }
+
+    /// `side`'s share of the two sides' strength left (strength, else units left), between 0
+    /// and 1, if the summary gives it for both sides.
+    pub fn strength_share(&self, side: Side) -> Option<f64> {
+        let left = |s: Side| {
+            let e = self.side(s)?;
+            e.strength.or_else(|| Some(f64::from(e.units_start?.checked_sub(e.units_lost?)?)))
+        };
+        let (own, other) = (left(side)?, left(side.other())?);
+        let total = own + other;
+        (total.is_finite() && total > 0.0 && own >= 0.0 && other >= 0.0).then(|| own / total)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_summary_lists_its_figures_and_shares_strength() {
+        let mut red = SideSummary::new(Side::Red);
+        red.units_start = Some(6);
+        red.units_lost = Some(2);
+        red.morale = Some(3.0);
+        red.other.insert("figures_lost".into(), 40.0);
+        let mut blue = SideSummary::new(Side::Blue);
+        blue.units_start = Some(6);
+        blue.units_lost = Some(4);
+        let s = Summary { sides: vec![red, blue] };
+        let names: Vec<String> = s.sides[0].figures().into_iter().map(|f| f.0).collect();
+        assert_eq!(names, ["units_start", "units_lost", "morale", "figures_lost"]);
+        assert_eq!(s.strength_share(Side::Red), Some(4.0 / 6.0));
+        assert_eq!(s.strength_share(Side::Blue), Some(2.0 / 6.0));
+        assert!(!s.is_empty());
+        assert!(Summary::default().is_empty());
+        assert_eq!(Summary::default().strength_share(Side::Red), None);
+        let back: Summary = serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+        assert_eq!(back, s);
+    }
 }

@@ -270,7 +270,7 @@ fn harness_reports_a_game_that_does_not_end() {
 fn hosted_games_speak_json() {
     use tabletop::host::{Host, Registry};
     let mut reg = Registry::new();
-    reg.add(Box::new(Host(Arc::new(Race))));
+    reg.add(Box::new(Host::new(Race)));
     let rules = reg.get("race").unwrap();
     assert!(reg.get("chess").is_none());
     let mut game = rules.new_game(Source::new("race.txt", "10"), 4).unwrap();

@@ -1,0 +1,178 @@
+//! The numbers of one combat round as pure functions: how many dice a side rolls and what it
+//! needs to hit (the fixed modifier order of OTHW-R-14), and the leadership test. The engine and
+//! the exact [`crate::duel`] calculator both use them.
+
+use crate::data::{Class, Data, Special, Specials};
+use tabletop::grid::{CellTerrain, GridFacing};
+
+/// What the rules need to know of one side of a fight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Combatant {
+    /// Kind.
+    pub class: Class,
+    /// Specials.
+    pub specials: Specials,
+    /// Attack dice.
+    pub a: u8,
+    /// Defence.
+    pub d: u8,
+    /// Starting strength.
+    pub s: u8,
+    /// Strength now.
+    pub sp: u8,
+    /// The terrain of its square.
+    pub terrain: CellTerrain,
+}
+
+impl Combatant {
+    fn has(&self, s: Special) -> bool {
+        self.specials.has(s)
+    }
+    fn is_skirmisher(&self) -> bool {
+        self.has(Special::Interpenetration) || self.class == Class::Skirmisher
+    }
+    fn is_elephant(&self) -> bool {
+        self.class == Class::Elephant
+    }
+}
+
+/// Where the attacker stands, seen from the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Aspect {
+    /// In the target's front square.
+    Front,
+    /// In one of its flank squares.
+    Flank,
+    /// In its rear square.
+    Rear,
+}
+
+/// The aspect of an attack coming from direction `from_target_to_attacker` on a target facing
+/// `target_facing` (OTHW-MOV-01).
+pub fn aspect(target_facing: GridFacing, from_target_to_attacker: GridFacing) -> Aspect {
+    if from_target_to_attacker == target_facing {
+        Aspect::Front
+    } else if from_target_to_attacker == target_facing.reversed() {
+        Aspect::Rear
+    } else {
+        Aspect::Flank
+    }
+}
+
+/// A side's dice and the score it needs, with the rules that set them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// Dice rolled.
+    pub dice: u8,
+    /// Score needed to hit (never below the no-hit face + 1).
+    pub need: u8,
+    /// The rules applied.
+    pub rules: Vec<&'static str>,
+}
+
+/// The dice `me` rolls against `foe` and the score it needs (OTHW-R-14's order). `aspect` is
+/// where `me` stands seen from `foe`; `general_dice` are the general's added dice (attacker
+/// only).
+pub fn profile(
+    data: &Data,
+    me: &Combatant,
+    foe: &Combatant,
+    aspect: Aspect,
+    general_dice: u8,
+) -> Profile {
+    let t = &data.traits;
+    let c = &data.rules.combat;
+    let mut rules = vec!["OTHW-STAT-02", "OTHW-CMB-05"];
+    // Dice: the roster's A, then replacements (the highest applies).
+    let mut dice = me.a;
+    let mut repl: Option<u8> = None;
+    let mut replace = |v: u8, rule: &'static str, rules: &mut Vec<&'static str>| {
+        repl = Some(repl.map_or(v, |r: u8| r.max(v)));
+        rules.push(rule);
+    };
+    if me.has(Special::Hoplites) && foe.has(Special::Hoplites) {
+        replace(t.hoplites.attack, "OTHW-TRT-02", &mut rules);
+    }
+    if me.has(Special::Archers) && (foe.is_skirmisher() || foe.class == Class::LightCavalry) {
+        replace(t.archers.attack, "OTHW-TRT-01", &mut rules);
+    }
+    if me.has(Special::VsSkirmishersA3) && foe.is_skirmisher() {
+        replace(t.skirmisher.vs_skirmisher_attack, "OTHW-TRT-11", &mut rules);
+    }
+    if let Some(r) = repl {
+        dice = r;
+    }
+    if me.has(Special::ThrowingSpears) && me.sp == me.s {
+        dice += t.throwing_spears.extra_dice;
+        rules.push("OTHW-TRT-03");
+    }
+    if me.terrain == CellTerrain::Wood || foe.terrain == CellTerrain::Wood {
+        dice =
+            if me.has(Special::LooseOrder) { t.loose_order.forest_attack } else { c.forest_attack };
+        rules.push("OTHW-CMB-07");
+    }
+    if foe.terrain == CellTerrain::Ford && !foe.has(Special::LooseOrder) {
+        dice += c.ford_bonus;
+        rules.push("OTHW-CMB-08");
+    }
+    if me.terrain == CellTerrain::Hill && foe.terrain != CellTerrain::Hill {
+        dice += c.downhill_bonus;
+        rules.push("OTHW-CMB-08");
+    }
+    if general_dice > 0 {
+        dice += general_dice;
+        rules.push("OTHW-GEN-04");
+    }
+    // The score: the target's D, then specials, then the Phalanx flank, then the rear.
+    rules.push("OTHW-CMB-06");
+    let mut need = foe.d;
+    if me.has(Special::Hoplites) && foe.has(Special::Hoplites) {
+        need = t.hoplites.defence;
+    }
+    if me.is_elephant() && me.has(Special::HitAllOn5) {
+        if foe.is_elephant() {
+            if me.has(Special::Indian) && foe.has(Special::African) {
+                need = t.indian.vs_african_hit;
+                rules.push("OTHW-TRT-07");
+            }
+        } else if foe.has(Special::ElephantDrill) {
+            need = t.elephant_drill.elephant_hit;
+            rules.push("OTHW-TRT-06");
+        } else {
+            need = need.min(t.elephant.hit_all);
+            rules.push("OTHW-TRT-12");
+        }
+    } else if me.is_elephant() && foe.has(Special::ElephantDrill) {
+        need = t.elephant_drill.elephant_hit;
+        rules.push("OTHW-TRT-06");
+    }
+    if me.is_skirmisher()
+        && foe.is_elephant()
+        && (me.has(Special::HitElephants5) || foe.has(Special::D5VsSkirmishers))
+    {
+        need = t.skirmisher.vs_elephant_hit;
+        rules.push("OTHW-TRT-11");
+    }
+    if aspect == Aspect::Flank && foe.has(Special::Phalanx) {
+        need = need.min(t.phalanx.flank_hit);
+        rules.push("OTHW-TRT-04");
+    }
+    if aspect == Aspect::Rear {
+        need = c.rear_hit;
+        rules.push("OTHW-CMB-06");
+    }
+    need = need.max(c.never_hits_at_most + 1);
+    rules.dedup();
+    Profile { dice, need, rules }
+}
+
+/// A leadership test: one d6 that passes at or above the unit's L (OTHW-R-02).
+pub fn leadership_passes(roll: u8, l: u8) -> bool {
+    roll >= l
+}
+
+/// The chance (in sixths) that a leadership test passes: 7 − L, clamped to 0..=6.
+pub fn leadership_sixths(l: u8) -> u8 {
+    (7u8.saturating_sub(l)).min(6)
+}

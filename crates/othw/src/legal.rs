@@ -1,0 +1,600 @@
+//! Where units can go and whom they can fight: the single-unit reach (moves and charges, by a
+//! small search over square, facing and points spent), group moves, and the list of every legal
+//! command of a side.
+
+use crate::Othw;
+use crate::data::Special;
+use crate::state::{Command, EMPTY, State, Status, UnitId, flags};
+use tabletop::grid::{CellPos, CellTerrain, GridFacing};
+use tabletop::rules::Side;
+
+/// Everything a unit can do with one move action.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Squares and facings it may end a move on (its own start excluded).
+    pub ends: Vec<(CellPos, GridFacing)>,
+    /// Squares and facings from which it may fight the unit in front (standing or charging),
+    /// with that unit.
+    pub attacks: Vec<(CellPos, GridFacing, UnitId)>,
+}
+
+fn fi(f: GridFacing) -> usize {
+    f as usize
+}
+
+/// True when `mover` may step through `occupant` (OTHW-MOV-05, OTHW-TRT-10): friends only,
+/// and one of the two must be a skirmisher.
+pub fn can_pass(st: &State, mover: UnitId, occupant: UnitId) -> bool {
+    let (a, b) = (&st.units[mover as usize], &st.units[occupant as usize]);
+    a.side == b.side && (a.is_skirmisher() || b.is_skirmisher())
+}
+
+/// True when `target` may be attacked by `attacker`: an enemy on the board, or a friendly
+/// rampaging elephant (OTHW-CMB-21).
+pub fn attackable(st: &State, attacker: UnitId, target: UnitId) -> bool {
+    let (a, t) = (&st.units[attacker as usize], &st.units[target as usize]);
+    if target == attacker || !t.on_board() {
+        return false;
+    }
+    a.side != t.side || t.status == Status::Rampaging
+}
+
+/// Reusable buffers for [`Othw::reach_into`], so that listing commands does not allocate per
+/// unit.
+#[derive(Clone, Debug, Default)]
+pub struct Scratch {
+    cost: Vec<u8>,
+    seen: Vec<bool>,
+    queue: Vec<(u16, GridFacing, bool, u8)>,
+}
+
+impl Othw {
+    /// The moves and attacks unit `u` could make with one move action from where it stands,
+    /// whatever its flags (the caller checks those). `want_attacks` also lists attacks.
+    pub fn reach(&self, st: &State, u: UnitId, want_attacks: bool) -> Reach {
+        let mut out = Reach::default();
+        self.reach_into(st, u, want_attacks, &mut Scratch::default(), &mut out);
+        out
+    }
+
+    /// As [`Othw::reach`], into `out` (cleared first), with reusable buffers.
+    pub fn reach_into(
+        &self,
+        st: &State,
+        u: UnitId,
+        want_attacks: bool,
+        scratch: &mut Scratch,
+        out: &mut Reach,
+    ) {
+        out.ends.clear();
+        out.attacks.clear();
+        let Some(unit) = st.unit(u) else { return };
+        let board = &st.board;
+        let g = &board.grid;
+        if !g.is_well_formed() || st.occ.len() != g.cells.len() {
+            return;
+        }
+        let Some(start) = g.index(unit.pos) else { return };
+        let (cols, rows) = (g.cols as i32, g.rows as i32);
+        let mv = &self.data.rules.movement;
+        let exempt = unit.has(Special::LooseOrder) || unit.is_skirmisher();
+        let turn_cost = if unit.has(Special::FreeFacing) { 0 } else { mv.turn_cost };
+        let budget = |touched: bool| if touched { mv.restricted_points } else { unit.m };
+        let cells = g.cells.len();
+        let Scratch { cost, seen, queue } = scratch;
+        // cost[(cell * 4 + facing) * 2 + touched]
+        cost.clear();
+        cost.resize(cells * 8, u8::MAX);
+        seen.clear();
+        seen.resize(cells * 4, false);
+        queue.clear();
+        let restricted = |i: usize| {
+            !exempt && matches!(g.cells[i].terrain, CellTerrain::Wood | CellTerrain::Ford)
+        };
+        let neighbour = |i: usize, f: GridFacing| -> Option<usize> {
+            let (dc, dr) = f.delta();
+            let (c, r) = ((i as i32 % cols) + dc, (i as i32 / cols) + dr);
+            (c >= 0 && r >= 0 && c < cols && r < rows).then(|| (r * cols + c) as usize)
+        };
+        let start_touched = restricted(start);
+        if turn_cost == 0 {
+            // Free turns: the facing never limits where the unit can go, so search squares
+            // only and offer every facing at each square reached.
+            let best = cost;
+            best[start * 2 + usize::from(start_touched)] = 0;
+            queue.push((start as u16, unit.facing, start_touched, 0));
+            let mut head = 0;
+            while head < queue.len() {
+                let (i, _, t, c) = queue[head];
+                head += 1;
+                let i = i as usize;
+                if best[i * 2 + usize::from(t)] < c {
+                    continue;
+                }
+                let occupant = st.occ[i];
+                let free_here = occupant == EMPTY || occupant == u;
+                let p = CellPos::new(i as i32 % cols, i as i32 / cols);
+                for f in GridFacing::ALL {
+                    let k = i * 4 + fi(f);
+                    if free_here && (i != start || f != unit.facing) && !seen[k] {
+                        seen[k] = true;
+                        out.ends.push((p, f));
+                    }
+                    let Some(q) = neighbour(i, f) else { continue };
+                    let v = st.occ[q];
+                    if want_attacks && free_here && v != EMPTY && attackable(st, u, v) {
+                        let t2 = t || restricted(q);
+                        let standing = i == start && c == 0;
+                        if (standing || c + mv.step_cost <= budget(t2))
+                            && !out.attacks.iter().any(|&(a, b, _)| a == p && b == f)
+                        {
+                            out.attacks.push((p, f, v));
+                        }
+                    }
+                    if g.cells[q].terrain == CellTerrain::River
+                        || (v != EMPTY && v != u && !can_pass(st, u, v))
+                    {
+                        continue;
+                    }
+                    let nt = t || restricted(q);
+                    let nc = c + mv.step_cost;
+                    if nc <= budget(nt) && best[q * 2 + usize::from(nt)] > nc {
+                        best[q * 2 + usize::from(nt)] = nc;
+                        queue.push((q as u16, f, nt, nc));
+                    }
+                }
+            }
+            return;
+        }
+        cost[(start * 4 + fi(unit.facing)) * 2 + usize::from(start_touched)] = 0;
+        queue.push((start as u16, unit.facing, start_touched, 0));
+        let mut head = 0;
+        while head < queue.len() {
+            let (i, f, t, c) = queue[head];
+            head += 1;
+            let i = i as usize;
+            let k = (i * 4 + fi(f)) * 2 + usize::from(t);
+            if cost[k] < c {
+                continue;
+            }
+            let occupant = st.occ[i];
+            let free_here = occupant == EMPTY || occupant == u;
+            let p = CellPos::new(i as i32 % cols, i as i32 / cols);
+            if free_here && (i != start || f != unit.facing) && !seen[k / 2] {
+                seen[k / 2] = true;
+                out.ends.push((p, f));
+            }
+            let ahead = neighbour(i, f);
+            // Attacks from here.
+            if want_attacks
+                && free_here
+                && let Some(q) = ahead
+                && st.occ[q] != EMPTY
+                && attackable(st, u, st.occ[q])
+            {
+                let t2 = t || restricted(q);
+                let standing = i == start && c == 0;
+                if (standing || c + mv.step_cost <= budget(t2))
+                    && !out.attacks.iter().any(|&(a, b, _)| a == p && b == f)
+                {
+                    out.attacks.push((p, f, st.occ[q]));
+                }
+            }
+            // Turns.
+            let nc = c + turn_cost;
+            if nc <= budget(t) {
+                for nf in GridFacing::ALL {
+                    let nk = (i * 4 + fi(nf)) * 2 + usize::from(t);
+                    if nf != f && cost[nk] > nc {
+                        cost[nk] = nc;
+                        queue.push((i as u16, nf, t, nc));
+                    }
+                }
+            }
+            // A step forward.
+            let Some(q) = ahead else { continue };
+            if g.cells[q].terrain == CellTerrain::River {
+                continue;
+            }
+            let v = st.occ[q];
+            if v != EMPTY && v != u && !can_pass(st, u, v) {
+                continue;
+            }
+            let nt = t || restricted(q);
+            let nc = c + mv.step_cost;
+            if nc > budget(nt) {
+                continue;
+            }
+            let nk = (q * 4 + fi(f)) * 2 + usize::from(nt);
+            if cost[nk] > nc {
+                cost[nk] = nc;
+                queue.push((q as u16, f, nt, nc));
+            }
+        }
+    }
+
+    /// Why a group move is illegal, or `None` when it is legal (OTHW-MOV-06, MOV-07, MOV-11).
+    pub fn group_problem(
+        &self,
+        st: &State,
+        side: Side,
+        units: &[UnitId],
+        facing: GridFacing,
+        steps: u8,
+    ) -> Option<(&'static str, String)> {
+        if units.len() < 2 {
+            return Some(("OTHW-MOV-06", "a group needs at least two units".into()));
+        }
+        for (i, &u) in units.iter().enumerate() {
+            if units[..i].contains(&u) {
+                return Some(("OTHW-MOV-06", format!("unit {u} is named twice")));
+            }
+            let Some(x) = st.unit(u) else {
+                return Some(("OTHW-MOV-06", format!("there is no unit {u}")));
+            };
+            if x.side != side {
+                return Some(("OTHW-MOV-06", format!("{} is not yours", x.name)));
+            }
+            let with_general = units.iter().any(|&v| st.has_general(v));
+            if let Some(p) = self.unit_problem_ex(st, u, with_general) {
+                return Some(p);
+            }
+            if x.flag(flags::GROUP_MOVED) {
+                return Some(("OTHW-SEQ-08", format!("{} has already moved in a group", x.name)));
+            }
+            if x.flag(flags::MOVED) || x.flag(flags::FOUGHT) {
+                return Some((
+                    "OTHW-MOV-10",
+                    format!("{} has already moved or fought: a group move is a first move", x.name),
+                ));
+            }
+        }
+        // Connected.
+        let mut seen = vec![false; units.len()];
+        seen[0] = true;
+        let mut stack = vec![0usize];
+        while let Some(i) = stack.pop() {
+            let pi = st.units[units[i] as usize].pos;
+            for j in 0..units.len() {
+                if !seen[j] && st.units[units[j] as usize].pos.manhattan(pi) == 1 {
+                    seen[j] = true;
+                    stack.push(j);
+                }
+            }
+        }
+        if seen.iter().any(|s| !s) {
+            return Some((
+                "OTHW-MOV-06",
+                "the units' squares are not orthogonally connected".into(),
+            ));
+        }
+        self.group_path_problem(st, units, facing, steps)
+    }
+
+    /// The part of [`Othw::group_problem`] that depends on the facing and steps.
+    pub fn group_path_problem(
+        &self,
+        st: &State,
+        units: &[UnitId],
+        facing: GridFacing,
+        steps: u8,
+    ) -> Option<(&'static str, String)> {
+        let (rule, what, u, other) = self.group_path_fault(st, units, facing, steps)?;
+        let name = &st.units[u as usize].name;
+        let other = other.map(|v| st.units[v as usize].name.clone()).unwrap_or_default();
+        Some((rule, what.replace("{unit}", name).replace("{other}", &other)))
+    }
+
+    /// The allocation-free core of [`Othw::group_path_problem`]: (rule, message template, unit,
+    /// other unit).
+    pub(crate) fn group_path_fault(
+        &self,
+        st: &State,
+        units: &[UnitId],
+        facing: GridFacing,
+        steps: u8,
+    ) -> Option<(&'static str, &'static str, UnitId, Option<UnitId>)> {
+        let mv = &self.data.rules.movement;
+        let board = &st.board;
+        let mut changes = false;
+        for &u in units {
+            let x = &st.units[u as usize];
+            let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
+            let turn = if x.facing != facing {
+                changes = true;
+                if x.has(Special::FreeFacing) { 0 } else { mv.turn_cost }
+            } else {
+                0
+            };
+            if u16::from(turn) + u16::from(steps) * u16::from(mv.step_cost) > u16::from(x.m) {
+                return Some(("OTHW-MOV-02", "{unit} has too few movement points", u, None));
+            }
+            if !exempt && board.restricted(x.pos) {
+                return Some((
+                    "OTHW-MOV-11",
+                    "{unit} is in woods or a ford: it moves alone",
+                    u,
+                    None,
+                ));
+            }
+            let mut p = x.pos;
+            for k in 1..=steps {
+                p = p.step(facing);
+                if !board.grid.in_bounds(p) {
+                    return Some(("OTHW-MOV-12", "{unit} would leave the board", u, None));
+                }
+                if board.impassable(p) {
+                    return Some(("OTHW-MOV-05", "{unit} would enter the river", u, None));
+                }
+                if !exempt && board.restricted(p) {
+                    return Some((
+                        "OTHW-MOV-11",
+                        "{unit} would enter woods or a ford: it moves alone",
+                        u,
+                        None,
+                    ));
+                }
+                if let Some(v) = st.at(p)
+                    && !units.contains(&v)
+                {
+                    if st.units[v as usize].side != x.side {
+                        return Some((
+                            "OTHW-MOV-07",
+                            "{unit} would enter {other}'s square: groups never charge",
+                            u,
+                            Some(v),
+                        ));
+                    }
+                    if k == steps || !can_pass(st, u, v) {
+                        return Some((
+                            "OTHW-MOV-05",
+                            "{unit} would end on or pass through {other}",
+                            u,
+                            Some(v),
+                        ));
+                    }
+                }
+            }
+        }
+        if !changes && steps == 0 {
+            return Some(("OTHW-MOV-06", "the group move changes nothing", units[0], None));
+        }
+        None
+    }
+
+    /// True when unit `u` may act now as far as its standing goes (the cheap form of
+    /// [`Othw::unit_problem_ex`]).
+    pub(crate) fn may_act(&self, st: &State, u: UnitId, in_general_group: bool) -> bool {
+        let x = &st.units[u as usize];
+        x.side == st.phasing
+            && x.status == Status::Ready
+            && x.pursuing.is_none()
+            && !x.flag(flags::DONE)
+            && (!st.phase_over || in_general_group || st.has_general(u))
+    }
+
+    /// Why unit `u` may not be given an action now (whatever the action), or `None`.
+    pub fn unit_problem(&self, st: &State, u: UnitId) -> Option<(&'static str, String)> {
+        self.unit_problem_ex(st, u, false)
+    }
+
+    /// As [`Othw::unit_problem`]; `in_general_group` lets any unit act after the phase is over
+    /// (for a group move that includes the general's unit).
+    pub fn unit_problem_ex(
+        &self,
+        st: &State,
+        u: UnitId,
+        in_general_group: bool,
+    ) -> Option<(&'static str, String)> {
+        let x = st.unit(u)?;
+        if x.side != st.phasing {
+            return Some(("OTHW-SEQ-03", format!("{} is not the phasing side's", x.name)));
+        }
+        match x.status {
+            Status::Ready => {}
+            Status::Gone => return Some(("OTHW-SEQ-10", format!("{} is off the board", x.name))),
+            _ => {
+                return Some((
+                    "OTHW-SEQ-10",
+                    format!("{} is fleeing or rampaging and cannot be activated", x.name),
+                ));
+            }
+        }
+        if x.pursuing.is_some() {
+            return Some((
+                "OTHW-FLT-11",
+                format!("{} is pursuing and cannot be activated", x.name),
+            ));
+        }
+        if x.flag(flags::DONE) {
+            return Some(("OTHW-FLT-09", format!("{} has just ended its pursuit", x.name)));
+        }
+        if st.phase_over && !in_general_group && !st.has_general(u) {
+            return Some((
+                "OTHW-SEQ-07",
+                "the phase is over: only the general's unit may still act".into(),
+            ));
+        }
+        None
+    }
+
+    /// Every legal command of `side` now (empty when it is not `side`'s turn to act). Group
+    /// moves are listed for each whole block of connected units able to move together and for
+    /// each maximal straight row or file inside it; `check` also accepts any other connected
+    /// group.
+    pub fn legal(&self, st: &State, side: Side) -> Vec<Command> {
+        let mut out = Vec::with_capacity(256);
+        if st.outcome.is_some() || st.phasing != side {
+            return out;
+        }
+        self.actions(st, side, &mut out, false);
+        out.push(Command::EndPhase);
+        out
+    }
+
+    /// True when the phasing side has some action left besides ending the phase.
+    pub fn any_action(&self, st: &State) -> bool {
+        let mut out = Vec::new();
+        self.actions(st, st.phasing, &mut out, true);
+        !out.is_empty()
+    }
+
+    fn actions(&self, st: &State, side: Side, out: &mut Vec<Command>, first_only: bool) {
+        thread_local! {
+            static BUFFERS: std::cell::RefCell<(Scratch, Reach)> = Default::default();
+        }
+        BUFFERS.with(|b| match b.try_borrow_mut() {
+            Ok(mut b) => {
+                let (scratch, reach) = &mut *b;
+                self.actions_with(st, side, out, first_only, scratch, reach);
+            }
+            // Re-entered (not expected): fresh buffers.
+            Err(_) => self.actions_with(
+                st,
+                side,
+                out,
+                first_only,
+                &mut Scratch::default(),
+                &mut Reach::default(),
+            ),
+        });
+    }
+
+    fn actions_with(
+        &self,
+        st: &State,
+        side: Side,
+        out: &mut Vec<Command>,
+        first_only: bool,
+        scratch: &mut Scratch,
+        reach: &mut Reach,
+    ) {
+        let further_allowed = self.data.rules.sequence.further_moves > 0;
+        for x in &st.units {
+            if x.side != side {
+                continue;
+            }
+            let u = x.id;
+            if x.status == Status::Rampaging && !x.flag(flags::FOUGHT) && !st.phase_over {
+                out.push(Command::Mahouts { unit: u });
+                if first_only {
+                    return;
+                }
+            }
+            if !self.may_act(st, u, false) || x.flag(flags::FOUGHT) {
+                continue;
+            }
+            let moved = x.flag(flags::MOVED);
+            if moved && (x.flag(flags::FURTHER) || !further_allowed) {
+                continue;
+            }
+            self.reach_into(st, u, !moved, scratch, reach);
+            for &(to, facing) in &reach.ends {
+                out.push(Command::Move { unit: u, to, facing });
+                if first_only {
+                    return;
+                }
+            }
+            let dice_choice =
+                st.has_general(u) && st.active_general(side).is_some_and(|g| g.attack > 0);
+            for &(from, facing, _) in &reach.attacks {
+                out.push(Command::Attack { unit: u, from, facing, general_dice: false });
+                if dice_choice {
+                    out.push(Command::Attack { unit: u, from, facing, general_dice: true });
+                }
+                if first_only {
+                    return;
+                }
+            }
+        }
+        // Group moves.
+        let n = st.units.len();
+        let eligible: Vec<bool> = st
+            .units
+            .iter()
+            .map(|x| {
+                x.side == side
+                    && self.may_act(st, x.id, true)
+                    && !x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED)
+            })
+            .collect();
+        let mut comp = vec![usize::MAX; n];
+        let mut groups: Vec<Vec<UnitId>> = Vec::new();
+        for i in 0..n {
+            if !eligible[i] || comp[i] != usize::MAX {
+                continue;
+            }
+            let c = groups.len();
+            let mut members = vec![i as UnitId];
+            comp[i] = c;
+            let mut k = 0;
+            while k < members.len() {
+                let p = st.units[members[k] as usize].pos;
+                for f in GridFacing::ALL {
+                    if let Some(v) = st.at(p.step(f))
+                        && eligible[v as usize]
+                        && comp[v as usize] == usize::MAX
+                    {
+                        comp[v as usize] = c;
+                        members.push(v);
+                    }
+                }
+                k += 1;
+            }
+            if members.len() >= 2 {
+                members.sort_unstable();
+                groups.push(members);
+            }
+        }
+        let mut candidates: Vec<Vec<UnitId>> = Vec::new();
+        for g in &groups {
+            let mut push = |mut v: Vec<UnitId>| {
+                v.sort_unstable();
+                if v.len() >= 2 && !candidates.contains(&v) {
+                    candidates.push(v);
+                }
+            };
+            if st.phase_over && !g.iter().any(|&u| st.has_general(u)) {
+                continue;
+            }
+            push(g.clone());
+            // Maximal straight rows and files inside the block.
+            for &u in g {
+                let p = st.units[u as usize].pos;
+                for (back, fwd) in
+                    [(GridFacing::West, GridFacing::East), (GridFacing::South, GridFacing::North)]
+                {
+                    let before = st.at(p.step(back));
+                    if before.is_some_and(|b| g.contains(&b)) {
+                        continue;
+                    }
+                    let mut run = vec![u];
+                    let mut q = p.step(fwd);
+                    while let Some(v) = st.at(q).filter(|v| g.contains(v)) {
+                        run.push(v);
+                        q = q.step(fwd);
+                    }
+                    if run.len() < g.len() {
+                        push(run);
+                    }
+                }
+            }
+        }
+        if st.phase_over {
+            candidates.retain(|g| g.iter().any(|&u| st.has_general(u)));
+        }
+        for g in candidates {
+            let max_m = g.iter().map(|&u| st.units[u as usize].m).min().unwrap_or(0);
+            for facing in GridFacing::ALL {
+                for steps in 0..=max_m {
+                    if self.group_path_fault(st, &g, facing, steps).is_none() {
+                        out.push(Command::GroupMove { units: g.clone(), facing, steps });
+                        if first_only {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,1022 @@
+//! The game state, the commands and the events of O/THW Ancients, and how events apply.
+//!
+//! The state is small on purpose: the board is shared behind an `Arc` (terrain never changes),
+//! units live in a `Vec` indexed by their small integer ID, and an occupancy vector maps each
+//! cell to the unit in it. Events are facts; [`apply`] is the only code that changes a state.
+
+use crate::data::{Class, FateResult, RampageTurn, Specials};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tabletop::dice::Roll;
+use tabletop::grid::{CellPos, CellTerrain, Grid, GridFacing};
+use tabletop::rules::{Narrate, Outcome, RuleId, Side};
+
+/// A unit's ID: its index in [`State::units`].
+pub type UnitId = u8;
+
+/// The value of an empty cell in [`State::occ`].
+pub const EMPTY: u8 = u8::MAX;
+
+/// Which board edge is a side's own (base) edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Edge {
+    /// Row 0.
+    South,
+    /// The last row.
+    North,
+}
+
+impl Edge {
+    /// The facing that heads for this edge.
+    pub fn facing(self) -> GridFacing {
+        match self {
+            Edge::South => GridFacing::South,
+            Edge::North => GridFacing::North,
+        }
+    }
+}
+
+/// The board: the grid's terrain and the deployment rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Board {
+    /// The cells.
+    pub grid: Grid,
+    /// Rows of each side's deployment zone, next to its own edge.
+    pub deployment_rows: u32,
+}
+
+impl Board {
+    /// The terrain at `p` (open off the board).
+    pub fn terrain(&self, p: CellPos) -> CellTerrain {
+        self.grid.terrain(p).unwrap_or_default()
+    }
+
+    /// True for cells no unit may enter (rivers away from fords).
+    pub fn impassable(&self, p: CellPos) -> bool {
+        self.terrain(p) == CellTerrain::River
+    }
+
+    /// True for woods and fords, which limit movement (OTHW-MOV-11).
+    pub fn restricted(&self, p: CellPos) -> bool {
+        matches!(self.terrain(p), CellTerrain::Wood | CellTerrain::Ford)
+    }
+
+    /// True when `p` lies in the deployment zone next to `edge`.
+    pub fn in_zone(&self, p: CellPos, edge: Edge) -> bool {
+        if !self.grid.in_bounds(p) {
+            return false;
+        }
+        let r = p.row as u32;
+        match edge {
+            Edge::South => r < self.deployment_rows,
+            Edge::North => r >= self.grid.rows.saturating_sub(self.deployment_rows),
+        }
+    }
+}
+
+/// A unit's standing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// In the fight.
+    Ready,
+    /// Broken and fleeing (OTHW-FLT-01).
+    Fleeing,
+    /// A rampaging elephant (OTHW-CMB-18).
+    Rampaging,
+    /// Off the board: fled off, eliminated, slaughtered or destroyed.
+    Gone,
+}
+
+/// How a unit left the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GoneHow {
+    /// Fled off its own edge.
+    FledOff,
+    /// Pushed off the board by a retreat.
+    PushedOff,
+    /// Slaughtered while fleeing.
+    Slaughtered,
+    /// A rampaging elephant destroyed or gone off the board.
+    Destroyed,
+}
+
+/// Per-phase flags of a unit.
+pub mod flags {
+    /// Has made a move this phase.
+    pub const MOVED: u8 = 1;
+    /// Has fought (a combat or charge action) this phase.
+    pub const FOUGHT: u8 = 2;
+    /// Has taken part in a group move this phase.
+    pub const GROUP_MOVED: u8 = 4;
+    /// Has made its further move this phase.
+    pub const FURTHER: u8 = 8;
+    /// May not act again this phase (pursuit just ended, OTHW-FLT-09).
+    pub const DONE: u8 = 16;
+}
+
+/// A unit on (or once on) the board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Unit {
+    /// Its ID.
+    pub id: UnitId,
+    /// Its side.
+    pub side: Side,
+    /// Its name.
+    pub name: Arc<str>,
+    /// Its type's name.
+    pub type_name: Arc<str>,
+    /// Its kind.
+    pub class: Class,
+    /// Moves.
+    pub m: u8,
+    /// Attack dice.
+    pub a: u8,
+    /// Defence.
+    pub d: u8,
+    /// Starting strength.
+    pub s: u8,
+    /// Leadership.
+    pub l: u8,
+    /// Special rules.
+    pub specials: Specials,
+    /// The most retreat tests.
+    pub retreat_tests: u8,
+    /// Where it is (its last square once gone).
+    pub pos: CellPos,
+    /// Which way it faces.
+    pub facing: GridFacing,
+    /// Strength points left.
+    pub sp: u8,
+    /// Its standing.
+    pub status: Status,
+    /// How it left the board, once gone.
+    pub gone: Option<GoneHow>,
+    /// The fleeing unit it pursues.
+    pub pursuing: Option<UnitId>,
+    /// Per-phase flags ([`flags`]).
+    pub flags: u8,
+}
+
+impl Unit {
+    /// True when the unit has the special.
+    pub fn has(&self, s: crate::data::Special) -> bool {
+        self.specials.has(s)
+    }
+
+    /// True while on the board (ready, fleeing or rampaging).
+    pub fn on_board(&self) -> bool {
+        self.status != Status::Gone
+    }
+
+    /// True for skirmishers.
+    pub fn is_skirmisher(&self) -> bool {
+        self.has(crate::data::Special::Interpenetration)
+    }
+
+    /// True when its flags hold `f`.
+    pub fn flag(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+}
+
+/// What a side's general does when the rules leave him a choice in the middle of an action
+/// (OTHW-GEN-11, OTHW-M-17): standing orders, set by the side with [`Command::Orders`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Orders {
+    /// Reroll his unit's failed leadership tests.
+    pub reroll: bool,
+    /// Roll rally dice when his unit is hit.
+    pub rally: bool,
+    /// Test to follow up after winning (Impetuous units always follow up).
+    pub follow_up: bool,
+    /// Take the Phalanx cancel test.
+    pub phalanx: bool,
+}
+
+impl Default for Orders {
+    fn default() -> Self {
+        Orders { reroll: true, rally: true, follow_up: true, phalanx: true }
+    }
+}
+
+/// A side's general.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct General {
+    /// His name.
+    pub name: Arc<str>,
+    /// Attack dice.
+    pub attack: u8,
+    /// Rally dice.
+    pub rally: u8,
+    /// Fate roll modifier.
+    pub fate_modifier: i8,
+    /// Failed attack Risk tests still to be ignored.
+    pub ignore_attack_risk: u8,
+    /// The unit he is with.
+    pub unit: UnitId,
+    /// Lost (removed, or his unit broke).
+    pub lost: bool,
+    /// He is away until the end of this phase number (OTHW-R-37); 0 = never.
+    pub absent_through: u32,
+}
+
+/// One side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideState {
+    /// The army's name.
+    pub name: Arc<str>,
+    /// Its own edge.
+    pub edge: Edge,
+    /// Army morale now.
+    pub am: u8,
+    /// Army morale at the start.
+    pub am_start: u8,
+    /// The general.
+    pub general: Option<General>,
+    /// The general's standing orders.
+    pub orders: Orders,
+}
+
+/// The whole game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct State {
+    /// The board (shared: it never changes).
+    pub board: Arc<Board>,
+    /// Every unit, by ID.
+    pub units: Vec<Unit>,
+    /// The unit in each cell (index as the grid's), or [`EMPTY`].
+    pub occ: Vec<u8>,
+    /// Red and blue.
+    pub sides: [SideState; 2],
+    /// The turn (from 1).
+    pub turn: u16,
+    /// The last turn.
+    pub turns: u16,
+    /// The side that has the first phase of each turn.
+    pub first: Side,
+    /// The side whose phase it is.
+    pub phasing: Side,
+    /// Phases so far (from 1).
+    pub phase_no: u32,
+    /// The phase has ended (a 1, or a failed further-move test); only the general's unit may
+    /// still act (OTHW-SEQ-07).
+    pub phase_over: bool,
+    /// The result, once over.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The side's state.
+    pub fn side(&self, s: Side) -> &SideState {
+        &self.sides[s.index()]
+    }
+
+    /// The unit in cell `p`, if any.
+    pub fn at(&self, p: CellPos) -> Option<UnitId> {
+        let i = self.board.grid.index(p)?;
+        let v = *self.occ.get(i)?;
+        (v != EMPTY).then_some(v)
+    }
+
+    /// The unit with this ID.
+    pub fn unit(&self, id: UnitId) -> Option<&Unit> {
+        self.units.get(id as usize)
+    }
+
+    /// The general of `side` if he is with his army and not away (OTHW-R-37).
+    pub fn active_general(&self, side: Side) -> Option<&General> {
+        self.side(side).general.as_ref().filter(|g| !g.lost && self.phase_no > g.absent_through)
+    }
+
+    /// True when `u`'s side has an active general with `u`.
+    pub fn has_general(&self, u: UnitId) -> bool {
+        self.unit(u).and_then(|x| self.active_general(x.side)).is_some_and(|g| g.unit == u)
+    }
+}
+
+/// A command from a side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Command {
+    /// A move by one unit to a square and facing (its first move, or its further move when it
+    /// has already moved this phase: OTHW-MOV-09).
+    Move {
+        /// The unit.
+        unit: UnitId,
+        /// Where it ends.
+        to: CellPos,
+        /// Which way it ends facing.
+        facing: GridFacing,
+    },
+    /// A group move: the units turn to face one direction and step forward together
+    /// (OTHW-MOV-06).
+    GroupMove {
+        /// The units (orthogonally connected).
+        units: Vec<UnitId>,
+        /// The direction all face.
+        facing: GridFacing,
+        /// Squares advanced.
+        steps: u8,
+    },
+    /// A combat action: from `from`, facing `facing`, the unit fights the unit in its front
+    /// square. Standing where it is, it is a standing combat (OTHW-CMB-02); after moving or
+    /// paid turns it is a charge (OTHW-MOV-08).
+    Attack {
+        /// The unit.
+        unit: UnitId,
+        /// The square it fights from.
+        from: CellPos,
+        /// Its facing when it fights.
+        facing: GridFacing,
+        /// Add the general's attack dice (OTHW-GEN-04).
+        #[serde(default)]
+        general_dice: bool,
+    },
+    /// The mahouts put down a rampaging elephant of the side's own (OTHW-CMB-21).
+    Mahouts {
+        /// The elephant.
+        unit: UnitId,
+    },
+    /// Sets the general's standing orders (no action, no roll).
+    Orders {
+        /// The orders.
+        orders: Orders,
+    },
+    /// Ends the phase (OTHW-SEQ-09).
+    EndPhase,
+}
+
+/// What a leadership test was for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TestKind {
+    /// A further move.
+    FurtherMove,
+    /// A retreat test.
+    Retreat,
+    /// A follow-up.
+    FollowUp,
+    /// Ending a pursuit.
+    Pursuit,
+    /// The Phalanx cancel.
+    Phalanx,
+}
+
+impl TestKind {
+    fn words(self) -> &'static str {
+        match self {
+            TestKind::FurtherMove => "further move",
+            TestKind::Retreat => "retreat",
+            TestKind::FollowUp => "follow-up",
+            TestKind::Pursuit => "end of pursuit",
+            TestKind::Phalanx => "phalanx cancel",
+        }
+    }
+}
+
+/// An action's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionKind {
+    /// A unit's first move.
+    Move,
+    /// A group move.
+    GroupMove,
+    /// A further move.
+    FurtherMove,
+    /// A standing combat.
+    Combat,
+    /// A charge.
+    Charge,
+    /// The mahouts' self-attack.
+    Mahouts,
+}
+
+/// Why a unit was placed somewhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    /// A move.
+    Move,
+    /// A retreat step or turn.
+    Retreat,
+    /// A follow-up.
+    FollowUp,
+    /// Flight.
+    Flight,
+    /// Pursuit.
+    Pursuit,
+    /// A rampage.
+    Rampage,
+    /// A turn to face for a combat.
+    Face,
+}
+
+/// A change to the state, with the dice that caused it and the rule it applied.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// Who goes first, and each army's starting morale.
+    Setup {
+        /// The first player.
+        first: Side,
+        /// The roll-off dice (red, blue), when rolled.
+        rolls: Vec<Roll>,
+        /// Starting army morale (red, blue).
+        am: [u8; 2],
+    },
+    /// A phase begins.
+    PhaseBegan {
+        /// The turn.
+        turn: u16,
+        /// The phasing side.
+        side: Side,
+        /// The phase number.
+        phase_no: u32,
+    },
+    /// An action is named.
+    Action {
+        /// The side.
+        side: Side,
+        /// The units.
+        units: Vec<UnitId>,
+        /// Their names.
+        names: Vec<Arc<str>>,
+        /// The kind.
+        kind: ActionKind,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// The phase-end roll.
+    PhaseEndRoll {
+        /// The die.
+        roll: Roll,
+        /// True when it ends the phase after the action.
+        ends: bool,
+    },
+    /// The phase is over but for the general's unit.
+    PhaseOver {
+        /// The side.
+        side: Side,
+        /// Why.
+        why: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// The phase ended.
+    PhaseEnded {
+        /// The side.
+        side: Side,
+        /// Why.
+        why: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A leadership test.
+    Test {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// What for.
+        kind: TestKind,
+        /// The die.
+        roll: Roll,
+        /// The score needed.
+        need: u8,
+        /// Passed.
+        passed: bool,
+        /// A general's reroll.
+        reroll: bool,
+    },
+    /// A Risk to General test.
+    Risk {
+        /// The side.
+        side: Side,
+        /// The die.
+        roll: Roll,
+        /// A Fate roll follows.
+        fate: bool,
+        /// The failure was ignored (Fortune Favours the Bold).
+        ignored: bool,
+    },
+    /// A Fate roll.
+    Fate {
+        /// The side.
+        side: Side,
+        /// The die.
+        roll: Roll,
+        /// The die plus the modifier.
+        total: i8,
+        /// The result.
+        result: FateResult,
+        /// The phase number he is away through (for a missed turn).
+        absent_through: u32,
+    },
+    /// A general is lost.
+    GeneralLost {
+        /// The side.
+        side: Side,
+        /// Why.
+        why: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A unit placed: moved, turned, retreated, fled, pursued or rampaged.
+    Placed {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// From.
+        from: CellPos,
+        /// To.
+        to: CellPos,
+        /// Facing after.
+        facing: GridFacing,
+        /// Why.
+        how: Placement,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A round of combat's dice.
+    Combat {
+        /// The attacker.
+        attacker: UnitId,
+        /// Its name.
+        attacker_name: Arc<str>,
+        /// The defender.
+        defender: UnitId,
+        /// Its name.
+        defender_name: Arc<str>,
+        /// The attacker's dice.
+        attacker_rolls: Vec<Roll>,
+        /// The score it needs.
+        attacker_need: u8,
+        /// The defender's dice (empty when it cannot strike back).
+        defender_rolls: Vec<Roll>,
+        /// The score it needs.
+        defender_need: u8,
+        /// The rules that set the numbers.
+        rules: Vec<RuleId>,
+    },
+    /// An Archers' reroll of a missed die.
+    Reroll {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// The die.
+        roll: Roll,
+        /// It hit.
+        hit: bool,
+    },
+    /// Hits cancelled (Phalanx, rally).
+    Cancelled {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// The dice rolled.
+        rolls: Vec<Roll>,
+        /// Hits cancelled.
+        cancelled: u8,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A unit's strength changes.
+    Strength {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// Before.
+        from: u8,
+        /// After.
+        to: u8,
+        /// Why.
+        why: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A round's result.
+    Result {
+        /// Hits the attacker suffered.
+        attacker_hits: u8,
+        /// Hits the defender suffered.
+        defender_hits: u8,
+        /// The winner, if any.
+        winner: Option<UnitId>,
+        /// The loser, if any.
+        loser: Option<UnitId>,
+        /// In words.
+        text: String,
+    },
+    /// A unit's standing changes.
+    Status {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// The new standing.
+        status: Status,
+        /// How it left the board, when gone.
+        gone: Option<GoneHow>,
+        /// Why.
+        why: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A unit starts or stops pursuing.
+    Pursuit {
+        /// The pursuer.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// The target, or none when pursuit ends.
+        target: Option<UnitId>,
+        /// The target's name.
+        #[serde(default)]
+        target_name: Option<Arc<str>>,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// The rampage table.
+    Rampage {
+        /// The elephant.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// The die.
+        roll: Roll,
+        /// The direction.
+        turn: RampageTurn,
+    },
+    /// Army morale falls one point.
+    Morale {
+        /// The side.
+        side: Side,
+        /// Before.
+        from: u8,
+        /// After.
+        to: u8,
+        /// Why.
+        why: String,
+        /// The rule.
+        rule: RuleId,
+    },
+    /// A unit's flags after an action that ends its activity (a pursuit ended).
+    Flags {
+        /// The unit.
+        unit: UnitId,
+        /// Its name.
+        #[serde(default)]
+        name: Option<Arc<str>>,
+        /// The flags.
+        flags: u8,
+    },
+    /// The general's standing orders change.
+    Orders {
+        /// The side.
+        side: Side,
+        /// The orders.
+        orders: Orders,
+    },
+    /// The battle is over.
+    GameOver {
+        /// The outcome.
+        outcome: Outcome,
+        /// The rule.
+        rule: RuleId,
+    },
+}
+
+/// A cell's name: column letter and row number from 1 (`A1` is the south-west corner).
+pub fn cell_name(p: CellPos) -> String {
+    let mut col = String::new();
+    let mut c = p.col.max(0) as u32;
+    loop {
+        col.insert(0, (b'A' + (c % 26) as u8) as char);
+        if c < 26 {
+            break;
+        }
+        c = c / 26 - 1;
+    }
+    format!("{col}{}", p.row + 1)
+}
+
+fn facing_name(f: GridFacing) -> &'static str {
+    match f {
+        GridFacing::North => "north",
+        GridFacing::East => "east",
+        GridFacing::South => "south",
+        GridFacing::West => "west",
+    }
+}
+
+fn dice_text(rolls: &[Roll]) -> String {
+    let v: Vec<String> = rolls.iter().map(|r| r.value.to_string()).collect();
+    format!("[{}]", v.join(" "))
+}
+
+impl Narrate for Event {
+    fn rules(&self) -> Vec<RuleId> {
+        let r = |s: &'static str| vec![RuleId::new(s)];
+        match self {
+            Event::Setup { .. } => r("OTHW-VIC-01"),
+            Event::PhaseBegan { .. } => r("OTHW-SEQ-01"),
+            Event::Action { rule, .. }
+            | Event::PhaseOver { rule, .. }
+            | Event::PhaseEnded { rule, .. }
+            | Event::GeneralLost { rule, .. }
+            | Event::Placed { rule, .. }
+            | Event::Cancelled { rule, .. }
+            | Event::Strength { rule, .. }
+            | Event::Status { rule, .. }
+            | Event::Pursuit { rule, .. }
+            | Event::Morale { rule, .. }
+            | Event::GameOver { rule, .. } => vec![rule.clone()],
+            Event::PhaseEndRoll { roll, .. }
+            | Event::Test { roll, .. }
+            | Event::Risk { roll, .. }
+            | Event::Fate { roll, .. }
+            | Event::Reroll { roll, .. }
+            | Event::Rampage { roll, .. } => vec![roll.rule.clone()],
+            Event::Combat { rules, .. } => rules.clone(),
+            Event::Result { .. } => r("OTHW-CMB-11"),
+            Event::Flags { .. } => r("OTHW-FLT-09"),
+            Event::Orders { .. } => r("OTHW-GEN-11"),
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Event::Setup { first, rolls, am } => {
+                let roll = if rolls.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (roll-off {})", dice_text(rolls))
+                };
+                format!("{first} moves first{roll}; army morale red {}, blue {}", am[0], am[1])
+            }
+            Event::PhaseBegan { turn, side, .. } => format!("turn {turn}: {side}'s phase begins"),
+            Event::Action { side, names, kind, .. } => {
+                let what = match kind {
+                    ActionKind::Move => "moves",
+                    ActionKind::GroupMove => "move as a group",
+                    ActionKind::FurtherMove => "makes a further move",
+                    ActionKind::Combat => "fights",
+                    ActionKind::Charge => "charges",
+                    ActionKind::Mahouts => "is put down by its mahouts",
+                };
+                let who: Vec<&str> = names.iter().map(|n| &**n).collect();
+                format!("{side}: {} {what}", who.join(", "))
+            }
+            Event::PhaseEndRoll { roll, ends } => format!(
+                "phase-end roll {}{}",
+                roll.value,
+                if *ends { ": the phase ends after this action" } else { "" }
+            ),
+            Event::PhaseOver { side, why, .. } => format!("{side}'s phase is over: {why}"),
+            Event::PhaseEnded { side, why, .. } => format!("{side}'s phase ends: {why}"),
+            Event::Test { name, kind, roll, need, passed, reroll, .. } => format!(
+                "{name} {}tests for {}: {} needing {need}+, {}",
+                if *reroll { "rerolls (general) the " } else { "" },
+                kind.words(),
+                roll.value,
+                if *passed { "passed" } else { "failed" }
+            ),
+            Event::Risk { side, roll, fate, ignored } => format!(
+                "risk to {side}'s general: {}{}",
+                roll.value,
+                if *ignored {
+                    ", ignored (Fortune Favours the Bold)"
+                } else if *fate {
+                    ", a Fate roll follows"
+                } else {
+                    ", safe"
+                }
+            ),
+            Event::Fate { side, roll, total, result, .. } => format!(
+                "fate of {side}'s general: {} (total {total}): {}",
+                roll.value,
+                match result {
+                    FateResult::Removed => "removed from the battle",
+                    FateResult::MissesTurn => "misses his side's next turn",
+                    FateResult::NearMiss => "a near miss",
+                }
+            ),
+            Event::GeneralLost { side, why, .. } => format!("{side}'s general is lost: {why}"),
+            Event::Placed { name, from, to, facing, how, .. } => {
+                let verb = match how {
+                    Placement::Move => "moves",
+                    Placement::Retreat => "falls back",
+                    Placement::FollowUp => "follows up",
+                    Placement::Flight => "flees",
+                    Placement::Pursuit => "pursues",
+                    Placement::Rampage => "rampages",
+                    Placement::Face => "turns",
+                };
+                if from == to {
+                    format!("{name} {verb}: faces {} at {}", facing_name(*facing), cell_name(*to))
+                } else {
+                    format!(
+                        "{name} {verb} from {} to {}, facing {}",
+                        cell_name(*from),
+                        cell_name(*to),
+                        facing_name(*facing)
+                    )
+                }
+            }
+            Event::Combat {
+                attacker_name,
+                defender_name,
+                attacker_rolls,
+                attacker_need,
+                defender_rolls,
+                defender_need,
+                ..
+            } => {
+                let hits = |rs: &[Roll], need: u8| rs.iter().filter(|r| r.value >= need).count();
+                let back = if defender_rolls.is_empty() {
+                    format!("{defender_name} cannot strike back")
+                } else {
+                    format!(
+                        "{defender_name} rolls {} needing {defender_need}+: {} hits",
+                        dice_text(defender_rolls),
+                        hits(defender_rolls, *defender_need)
+                    )
+                };
+                format!(
+                    "{attacker_name} attacks {defender_name}: {} needing {attacker_need}+: {} hits; {back}",
+                    dice_text(attacker_rolls),
+                    hits(attacker_rolls, *attacker_need)
+                )
+            }
+            Event::Reroll { name, roll, hit, .. } => format!(
+                "{name} rerolls a missed die: {}{}",
+                roll.value,
+                if *hit { ", a hit" } else { ", a miss" }
+            ),
+            Event::Cancelled { name, rolls, cancelled, .. } => format!(
+                "{name} cancels {cancelled} hit{} {}",
+                if *cancelled == 1 { "" } else { "s" },
+                dice_text(rolls)
+            ),
+            Event::Strength { name, from, to, why, .. } => {
+                format!("{name}: strength {from} → {to} ({why})")
+            }
+            Event::Result { text, .. } => text.clone(),
+            Event::Status { name, status, why, .. } => {
+                let s = match status {
+                    Status::Ready => "is ready",
+                    Status::Fleeing => "breaks and flees",
+                    Status::Rampaging => "rampages",
+                    Status::Gone => "is gone",
+                };
+                format!("{name} {s} ({why})")
+            }
+            Event::Pursuit { name, target_name, .. } => match target_name {
+                Some(t) => format!("{name} pursues {t}"),
+                None => format!("{name} halts its pursuit"),
+            },
+            Event::Rampage { name, roll, turn, .. } => format!(
+                "{name} rampage roll {}: {}",
+                roll.value,
+                match turn {
+                    RampageTurn::None => "no rampage",
+                    RampageTurn::Left => "turns left",
+                    RampageTurn::Right => "turns right",
+                    RampageTurn::Rear => "turns about",
+                    RampageTurn::Ahead => "goes straight ahead",
+                }
+            ),
+            Event::Morale { side, from, to, why, .. } => {
+                format!("{side}'s army morale {from} → {to} ({why})")
+            }
+            Event::Flags { unit, name, .. } => match name {
+                Some(n) => format!("{n} may not act again this phase"),
+                None => format!("unit {unit} may not act again this phase"),
+            },
+            Event::Orders { side, orders } => format!(
+                "{side}'s general's orders: reroll {}, rally {}, follow up {}, phalanx {}",
+                orders.reroll, orders.rally, orders.follow_up, orders.phalanx
+            ),
+            Event::GameOver { outcome, .. } => match outcome.winner {
+                Some(w) => format!("{w} wins: {}", outcome.reason),
+                None => format!("a draw: {}", outcome.reason),
+            },
+        }
+    }
+}
+
+fn set_occ(st: &mut State, p: CellPos, v: u8) {
+    if let Some(i) = st.board.grid.index(p)
+        && let Some(c) = st.occ.get_mut(i)
+    {
+        *c = v;
+    }
+}
+
+/// Applies one event to the state. Events are facts: this never fails.
+pub fn apply(st: &mut State, e: &Event) {
+    match e {
+        Event::Setup { .. }
+        | Event::PhaseEndRoll { .. }
+        | Event::Test { .. }
+        | Event::Combat { .. }
+        | Event::Reroll { .. }
+        | Event::Cancelled { .. }
+        | Event::Result { .. }
+        | Event::Rampage { .. }
+        | Event::PhaseEnded { .. } => {}
+        Event::PhaseBegan { turn, side, phase_no } => {
+            st.turn = *turn;
+            st.phasing = *side;
+            st.phase_no = *phase_no;
+            st.phase_over = false;
+            for u in &mut st.units {
+                u.flags = 0;
+            }
+        }
+        Event::Action { units, kind, .. } => {
+            let f = match kind {
+                ActionKind::Move => flags::MOVED,
+                ActionKind::GroupMove => flags::MOVED | flags::GROUP_MOVED,
+                ActionKind::FurtherMove => flags::MOVED | flags::FURTHER,
+                ActionKind::Combat | ActionKind::Charge => flags::MOVED | flags::FOUGHT,
+                ActionKind::Mahouts => flags::FOUGHT,
+            };
+            for &u in units {
+                if let Some(x) = st.units.get_mut(u as usize) {
+                    x.flags |= f;
+                }
+            }
+        }
+        Event::PhaseOver { .. } => st.phase_over = true,
+        Event::Risk { side, ignored, .. } => {
+            if *ignored && let Some(g) = st.sides[side.index()].general.as_mut() {
+                g.ignore_attack_risk = g.ignore_attack_risk.saturating_sub(1);
+            }
+        }
+        Event::Fate { side, result, absent_through, .. } => {
+            if let Some(g) = st.sides[side.index()].general.as_mut() {
+                match result {
+                    FateResult::Removed => g.lost = true,
+                    FateResult::MissesTurn => g.absent_through = *absent_through,
+                    FateResult::NearMiss => {}
+                }
+            }
+        }
+        Event::GeneralLost { side, .. } => {
+            if let Some(g) = st.sides[side.index()].general.as_mut() {
+                g.lost = true;
+            }
+        }
+        Event::Placed { unit, to, facing, .. } => {
+            let Some(u) = st.units.get(*unit as usize) else { return };
+            let from = u.pos;
+            if st.at(from) == Some(*unit) {
+                set_occ(st, from, EMPTY);
+            }
+            set_occ(st, *to, *unit);
+            let u = &mut st.units[*unit as usize];
+            u.pos = *to;
+            u.facing = *facing;
+        }
+        Event::Strength { unit, to, .. } => {
+            if let Some(u) = st.units.get_mut(*unit as usize) {
+                u.sp = *to;
+            }
+        }
+        Event::Status { unit, status, gone, .. } => {
+            let Some(u) = st.units.get(*unit as usize) else { return };
+            let pos = u.pos;
+            if *status == Status::Gone && st.at(pos) == Some(*unit) {
+                set_occ(st, pos, EMPTY);
+            }
+            let u = &mut st.units[*unit as usize];
+            u.status = *status;
+            u.gone = *gone;
+            if *status != Status::Ready {
+                u.pursuing = None;
+            }
+        }
+        Event::Pursuit { unit, target, .. } => {
+            if let Some(u) = st.units.get_mut(*unit as usize) {
+                u.pursuing = *target;
+            }
+        }
+        Event::Morale { side, to, .. } => st.sides[side.index()].am = *to,
+        Event::Flags { unit, flags, .. } => {
+            if let Some(u) = st.units.get_mut(*unit as usize) {
+                u.flags = *flags;
+            }
+        }
+        Event::Orders { side, orders } => st.sides[side.index()].orders = *orders,
+        Event::GameOver { outcome, .. } => st.outcome = Some(outcome.clone()),
+    }
+}

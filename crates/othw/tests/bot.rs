@@ -1,0 +1,67 @@
+//! The scripted player: it beats the random player by a wide margin on the open field, gives
+//! only legal commands, is reproducible, and is offered by name on a host.
+mod common;
+use bots::{Bot, RandomBot};
+use common::*;
+use othw::Othw;
+use othw::bot::{Scripted, register};
+use tabletop::dice::SeededDice;
+use tabletop::host::{BotSpec, Host, HostedRuleSet};
+use tabletop::rules::{Actor, RuleSet, Side};
+
+/// Plays one open-field battle; returns the winner and the commands given. The scripted player
+/// commands `scripted_side`, the random player the other side.
+fn battle(seed: u64, scripted_side: Side) -> (Option<Side>, Vec<othw::Command>) {
+    let r = Othw::new();
+    let sc = load(&ready("open_field.toml"));
+    let mut dice = SeededDice::new(seed);
+    let (mut st, _) = r.setup(&sc, &mut dice);
+    let (mut s, mut rnd) = (Scripted::new(), RandomBot);
+    let (mut rng_s, mut rng_r) = (SeededDice::new(seed + 1000), SeededDice::new(seed + 2000));
+    let mut given = Vec::new();
+    while st.outcome.is_none() {
+        let side = st.phasing;
+        let c = if side == scripted_side {
+            s.choose(&r, &st, side, &mut rng_s)
+        } else {
+            Bot::<Othw>::choose(&mut rnd, &r, &st, side, &mut rng_r)
+        }
+        .expect("a command");
+        r.check(&st, Actor::Side(side), &c).expect("only legal commands");
+        for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
+            r.apply(&mut st, &e);
+        }
+        given.push(c);
+    }
+    (st.outcome.and_then(|o| o.winner), given)
+}
+
+#[test]
+fn scripted_beats_random_in_at_least_85_of_100_open_field_battles() {
+    let mut won = 0;
+    for seed in 1..=100u64 {
+        let side = if seed % 2 == 1 { Side::Red } else { Side::Blue };
+        if battle(seed, side).0 == Some(side) {
+            won += 1;
+        }
+    }
+    eprintln!("scripted won {won} of 100");
+    assert!(won >= 85, "scripted won only {won} of 100 battles against random");
+}
+
+#[test]
+fn the_same_seed_gives_the_same_battle() {
+    assert_eq!(battle(5, Side::Blue), battle(5, Side::Blue));
+}
+
+#[test]
+fn the_host_offers_the_scripted_player_by_name() {
+    let host = register(bots::with_standard_bots(Host::new(Othw::new())));
+    let names: Vec<String> = host.bots().into_iter().map(|b| b.name).collect();
+    for n in ["random", "mcts", "scripted", "mcts-othw"] {
+        assert!(names.iter().any(|x| x == n), "{n} missing from {names:?}");
+    }
+    let bot = host.new_bot(&BotSpec::parse("scripted").expect("parses")).expect("made");
+    assert_eq!(bot.describe(), "scripted");
+    assert!(host.new_bot(&BotSpec::parse("scripted:fast=1").expect("parses")).is_err());
+}

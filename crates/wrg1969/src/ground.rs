@@ -1,0 +1,200 @@
+//! Moving over the real table: the WRG prices of each piece of ground as a
+//! [`CostModel`], and how far an allowance carries a unit along a path, with the obstacle
+//! rule applied to the whole period's allowance (WRG-TERR-01, -03, -04, -05, -07,
+//! WRG-CHAMP-02, WRG-R-31).
+
+use crate::Data;
+use crate::model::TroopType;
+use crate::moves::{Going, cost_per_inch, obstacle_allowance};
+use tabletop::geometry::{Point, Vec2};
+use tabletop::terrain::cost::{Advance, CostModel, advance, path_cost};
+use tabletop::terrain::{AreaKind, Ground, LineKind, Table};
+
+/// The WRG price of ground for one troop type.
+pub struct WrgGround<'a> {
+    /// The tables.
+    pub data: &'a Data,
+    /// Who moves.
+    pub troop: TroopType,
+}
+
+impl WrgGround<'_> {
+    /// The kind of going of a piece of ground.
+    pub fn going(&self, table: &Table, g: &Ground) -> Option<Going> {
+        let mut road = false;
+        let mut stream = false;
+        for j in g.bands.iter() {
+            let Some(line) = table.lines.get(j) else { continue };
+            let crossing = g.in_ford(j) || g.bridges.contains(j);
+            match line.kind {
+                LineKind::PavedRoad | LineKind::DirtRoad => road = true,
+                LineKind::River if !crossing => return None,
+                LineKind::Stream if !crossing => stream = true,
+                _ => {}
+            }
+        }
+        if stream {
+            return Some(Going::Stream);
+        }
+        if road {
+            // Roads spare the bad going they run through, and give no bonus (WRG-TERR-05).
+            return Some(Going::Road);
+        }
+        let bad_area = g.areas.iter().any(|i| {
+            table.areas.get(i).is_some_and(|a| {
+                matches!(
+                    a.kind,
+                    AreaKind::Wood
+                        | AreaKind::DenseTrees
+                        | AreaKind::Village
+                        | AreaKind::Marsh
+                        | AreaKind::Rough
+                )
+            })
+        });
+        if bad_area || g.rise.abs() > 1e-9 {
+            return Some(Going::Bad);
+        }
+        if !g.fords.is_empty() {
+            return Some(Going::Ford);
+        }
+        Some(Going::Open)
+    }
+}
+
+impl CostModel for WrgGround<'_> {
+    fn multiplier(&self, table: &Table, ground: &Ground, _direction: Vec2) -> Option<f64> {
+        self.going(table, ground).map(|g| cost_per_inch(self.data, self.troop, g))
+    }
+
+    fn crossing_cost(&self, _table: &Table, _feature: usize, _ground: &Ground) -> Option<f64> {
+        // Obstacles cut the period's allowance instead of adding a surcharge (WRG-R-31).
+        Some(0.0)
+    }
+}
+
+/// Whether a path crosses a linear obstacle: a wall or hedge anywhere, a stream away from its
+/// fords and bridges (WRG-TERR-01, WRG-TERR-03).
+pub fn crosses_obstacle(data: &Data, table: &Table, troop: TroopType, path: &[Point]) -> bool {
+    let model = WrgGround { data, troop };
+    let Ok(cost) = path_cost(table, path, &model) else { return false };
+    cost.crossings.iter().any(|c| {
+        table
+            .lines
+            .get(c.feature)
+            .is_some_and(|l| matches!(l.kind, LineKind::Wall | LineKind::Hedge))
+    })
+}
+
+/// How far `allowance` carries a unit of `troop` along `path` this period: the obstacle rule
+/// first cuts the allowance if the path crosses a linear obstacle, then each piece is paid at
+/// its going (WRG-TERR-01, -04, -07, WRG-R-31). Returns the advance and whether an obstacle
+/// cut it.
+pub fn reach_on_table(
+    data: &Data,
+    table: &Table,
+    troop: TroopType,
+    path: &[Point],
+    allowance: f64,
+) -> (Advance, bool) {
+    let model = WrgGround { data, troop };
+    let first = advance(table, path, &model, allowance);
+    let travelled: Vec<Point> = trim(path, first.distance);
+    let cut = crosses_obstacle(data, table, troop, &travelled);
+    if !cut {
+        return (first, false);
+    }
+    (advance(table, path, &model, obstacle_allowance(data, troop, allowance)), true)
+}
+
+/// The first `distance` inches of a polyline.
+fn trim(path: &[Point], distance: f64) -> Vec<Point> {
+    let mut out = Vec::with_capacity(path.len());
+    let Some(&first) = path.first() else { return out };
+    out.push(first);
+    let mut left = distance;
+    for w in path.windows(2) {
+        let len = w[0].distance(w[1]);
+        if len >= left {
+            if len > 0.0 {
+                out.push(w[0].lerp(w[1], left / len));
+            }
+            return out;
+        }
+        left -= len;
+        out.push(w[1]);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabletop::diagnostics::Source;
+    use tabletop::table_file::load_table;
+
+    fn table(extra: &str) -> Table {
+        let text = format!(
+            "[table]\nwidth = 72.0\nheight = 48.0\n\n[[area]]\nname = \"Wood\"\nkind = \"wood\"\npoints = [[10, 10], [20, 10], [20, 20], [10, 20]]\n\n[[line]]\nname = \"Stream\"\nkind = \"stream\"\nwidth = 6.0\npoints = [[0, 30], [72, 30]]\n\n[[line.crossing]]\nkind = \"ford\"\nat = 50.0\nwidth = 6.0\n\n[[line]]\nname = \"Wall\"\nkind = \"wall\"\nwidth = 0.5\npoints = [[40, 0], [40, 20]]\n{extra}"
+        );
+        load_table(&Source::new("t.toml", text)).unwrap()
+    }
+
+    fn d() -> Data {
+        Data::embedded().unwrap()
+    }
+
+    // Checks WRG-TERR-04.
+    #[test]
+    fn wrg_terr_04_woods_double_for_foot_quadruple_for_horse() {
+        let (d, t) = (d(), table(""));
+        let path = [Point::new(15.0, 5.0), Point::new(15.0, 19.0)];
+        // 5" of open ground to the wood's edge, then 1" of allowance buys 0.5" of wood (foot).
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0);
+        assert!(!cut);
+        assert!((a.distance - 5.5).abs() < 1e-9, "{a:?}");
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &path, 8.0);
+        assert!((a.distance - 5.75).abs() < 1e-9, "{a:?}");
+    }
+
+    // Checks WRG-TERR-01.
+    #[test]
+    fn wrg_terr_01_crossing_a_wall_cuts_the_whole_allowance() {
+        let (d, t) = (d(), table(""));
+        let path = [Point::new(37.0, 5.0), Point::new(45.0, 5.0)];
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0);
+        assert!(cut);
+        assert!((a.distance - 3.0).abs() < 1e-9, "{a:?}");
+        // Short of the wall the allowance is whole.
+        let short = [Point::new(30.0, 5.0), Point::new(45.0, 5.0)];
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &short, 6.0);
+        assert!(!cut);
+        assert!((a.distance - 6.0).abs() < 1e-9);
+    }
+
+    // Checks WRG-CHAMP-02, WRG-TERR-03.
+    #[test]
+    fn wrg_champ_02_the_stream_bed_and_its_ford() {
+        let (d, t) = (d(), table(""));
+        // Medium cavalry starting at the stream's edge (y = 27): 2" a period in the bed.
+        let across = [Point::new(10.0, 27.0), Point::new(10.0, 40.0)];
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &across, 8.0);
+        assert!((a.distance - 2.0).abs() < 1e-9, "{a:?}");
+        // At the ford: no penalty.
+        let ford = [Point::new(50.0, 27.0), Point::new(50.0, 40.0)];
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &ford, 8.0);
+        assert!((a.distance - 8.0).abs() < 1e-9, "{a:?}");
+    }
+
+    // Checks WRG-TERR-05.
+    #[test]
+    fn wrg_terr_05_a_road_through_the_wood() {
+        let d = d();
+        let t = table(
+            "\n[[line]]\nname = \"Road\"\nkind = \"dirt_road\"\nwidth = 1.0\npoints = [[15, 0], [15, 48]]\n",
+        );
+        let path = [Point::new(15.0, 5.0), Point::new(15.0, 19.0)];
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0);
+        assert!((a.distance - 6.0).abs() < 1e-9, "{a:?}");
+    }
+}

@@ -1,0 +1,317 @@
+//! The hand-to-hand part of a period on the table: which units touch, which figures fight,
+//! both sides striking from their strength before the round, the losses applied together, and
+//! each pair judged after combat (WRG-MELEE-01 .. -07, WRG-RAND-02 .. -05, WRG-AFTER-01 .. -06).
+
+use crate::Data;
+use crate::after::{Side as FightSide, Verdict, judge};
+use crate::casualty::remove;
+use crate::combat::{From, Protection, Tactical, can_use_shield};
+use crate::melee::{Fighter, Group, strike};
+use crate::random::roll_melee;
+use crate::state::{Motion, State, Unit};
+use serde::Serialize;
+use tabletop::dice::{DiceSource, Roll};
+use tabletop::geometry::{Point, Sector, Vec2, direction_sector};
+
+/// How close counts as base-to-base contact, in inches.
+pub const CONTACT: f64 = 0.05;
+
+/// One pair's round.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Round {
+    /// The two units, lower id first.
+    pub units: [u16; 2],
+    /// Figures fighting on each side.
+    pub figures: [u32; 2],
+    /// Men each side dealt.
+    pub dealt: [u32; 2],
+    /// The dice each side threw (red, black).
+    pub rolls: [Vec<Roll>; 2],
+    /// The verdict after the round.
+    pub verdict: Verdict,
+}
+
+fn front_points(data: &Data, u: &Unit) -> Vec<Point> {
+    let r = u.block.footprint(data, u.troop, u.at, u.facing);
+    let w = data.base(u.troop).front;
+    (0..u.block.front_rank())
+        .map(|i| r.to_world(Vec2::new((i as f64 + 0.5) * w - r.width / 2.0, r.depth / 2.0)))
+        .collect()
+}
+
+/// The front-rank figures of `u` whose front touches `enemy` (WRG-MELEE-01).
+pub fn front_contact(data: &Data, u: &Unit, enemy: &Unit) -> u32 {
+    let er = enemy.block.footprint(data, enemy.troop, enemy.at, enemy.facing);
+    front_points(data, u).into_iter().filter(|p| er.distance_to_point(*p) <= CONTACT).count() as u32
+}
+
+/// The pairs of enemy units in contact, lower id first, each once.
+pub fn contacts(data: &Data, state: &State) -> Vec<(u16, u16)> {
+    let live: Vec<&Unit> =
+        state.units.iter().filter(|u| u.block.figures > 0 && u.motion != Motion::Routing).collect();
+    let mut out = Vec::new();
+    for (i, a) in live.iter().enumerate() {
+        let ra = a.block.footprint(data, a.troop, a.at, a.facing);
+        for b in &live[i + 1..] {
+            if a.side != b.side
+                && ra.touches(&b.block.footprint(data, b.troop, b.at, b.facing), CONTACT)
+            {
+                out.push((a.id.min(b.id), a.id.max(b.id)));
+            }
+        }
+    }
+    out
+}
+
+fn fighter(
+    data: &Data,
+    state: &State,
+    u: &Unit,
+    enemy: &Unit,
+    shot: bool,
+    dice: &mut dyn DiceSource,
+) -> (Fighter, Vec<Roll>) {
+    let front = front_contact(data, u, enemy);
+    let placing = crate::melee::Placing {
+        front_contact: front,
+        second_rank: u.block.second_rank(),
+        second_rank_shot: shot,
+        lapped: 0,
+        period: u.fight_periods + 1,
+        skirmishing_light: false,
+    };
+    let (n, _) = crate::melee::fighting_figures(u.troop, u.status, &placing);
+    let from = match direction_sector(enemy.facing, u.at - enemy.at) {
+        Sector::Front => From::Front,
+        Sector::Left => From::Left,
+        Sector::Right => From::Right,
+        Sector::Rear => From::Rear,
+    };
+    let busy = data.melee_row(enemy.melee).two_handed;
+    let enemy_shielded = can_use_shield(
+        enemy.troop,
+        Protection {
+            no_shield: !enemy.shield,
+            two_handed: busy,
+            fully_armoured: enemy.fully_armoured,
+        },
+        from,
+    )
+    .0;
+    let general = state.generals.iter().any(|g| g.side == u.side && g.attached == Some(u.id));
+    let tactical = Tactical {
+        disorganised: crate::combat::disorganisation_penalty(&crate::combat::effective_causes(
+            u.troop, u.status, &u.causes,
+        )) < 0,
+        target_shieldless: !enemy_shielded,
+        charging: u.motion == Motion::Charged,
+        higher_ground: state.table.elevation(u.at) > state.table.elevation(enemy.at) + 0.5,
+        ..Default::default()
+    };
+    let (_, rolls) = roll_melee(data, u.status, general, dice);
+    let f = Fighter {
+        troop: u.troop,
+        status: u.status,
+        figures: u.block.figures,
+        carried: u.carried,
+        groups: vec![Group { class: u.melee, figures: n }],
+        tactical,
+        general,
+        black: rolls[1].value,
+        red: rolls[0].value,
+    };
+    (f, rolls.to_vec())
+}
+
+/// Fights every pair in contact: each side strikes from its strength before the round, all
+/// losses are applied together, then each pair is judged (WRG-MELEE-05, -06, -07,
+/// WRG-AFTER-01 .. -06). `shot` lists the units that shot this period (their second rank does
+/// not fight, WRG-MELEE-02).
+pub fn fight_all(
+    data: &Data,
+    state: &mut State,
+    shot: &[u16],
+    dice: &mut dyn DiceSource,
+) -> Vec<Round> {
+    let pairs = contacts(data, state);
+    let mut rounds = Vec::with_capacity(pairs.len());
+    let mut men_to = vec![0u32; state.units.len()];
+    for &(a, b) in &pairs {
+        let (ua, ub) = (&state.units[a as usize], &state.units[b as usize]);
+        let (fa, ra) = fighter(data, state, ua, ub, shot.contains(&a), dice);
+        let (fb, rb) = fighter(data, state, ub, ua, shot.contains(&b), dice);
+        let sa = strike(data, &fa, ub.troop);
+        let sb = strike(data, &fb, ua.troop);
+        men_to[b as usize] = men_to[b as usize].saturating_add(sa.men);
+        men_to[a as usize] = men_to[a as usize].saturating_add(sb.men);
+        let figures = [fa.groups[0].figures, fb.groups[0].figures];
+        rounds.push(Round {
+            units: [a, b],
+            figures,
+            dealt: [sa.men, sb.men],
+            rolls: [ra, rb],
+            verdict: Verdict::FightOn,
+        });
+    }
+    // Judge each pair on the strengths and losses of this round, then apply them together.
+    for r in &mut rounds {
+        let [a, b] = r.units;
+        let (ua, ub) = (&state.units[a as usize], &state.units[b as usize]);
+        let periods = ua.fight_periods.max(ub.fight_periods) + 1;
+        r.verdict = judge(
+            data,
+            &FightSide {
+                troop: ua.troop,
+                figures: ua.block.figures,
+                men_lost: r.dealt[1],
+                pushed_back_before: ua.pushed_back,
+            },
+            &FightSide {
+                troop: ub.troop,
+                figures: ub.block.figures,
+                men_lost: r.dealt[0],
+                pushed_back_before: ub.pushed_back,
+            },
+            periods,
+        );
+    }
+    for (i, men) in men_to.iter().enumerate() {
+        if *men == 0 {
+            continue;
+        }
+        let u = &mut state.units[i];
+        let rem = remove(data, u.block.figures, u.carried, *men);
+        u.block.lose(rem.figures_removed);
+        u.carried = rem.carried;
+    }
+    for r in &rounds {
+        for (k, id) in r.units.iter().enumerate() {
+            let u = &mut state.units[*id as usize];
+            u.fight_periods += 1;
+            // Push-backs count only in an unbroken run (WRG-AFTER-06).
+            match r.verdict {
+                Verdict::PushedBack { side, .. } if side as usize == k => u.pushed_back += 1,
+                _ => u.pushed_back = 0,
+            }
+        }
+    }
+    rounds
+}
+
+/// What carrying out a verdict did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Outcome {
+    /// A unit broke and runs (WRG-AFTER-01, -03, -06, WRG-ROUT-01).
+    Broke {
+        /// The unit.
+        unit: u16,
+    },
+    /// A unit broke but could not run: half surrendered, the rest broke out (WRG-AFTER-07).
+    Surrendered {
+        /// The unit.
+        unit: u16,
+        /// Figures taken prisoner.
+        prisoners: u32,
+    },
+    /// A unit was pushed back and its enemy followed up (WRG-AFTER-05).
+    PushedBack {
+        /// The unit pushed back.
+        unit: u16,
+        /// The unit following up.
+        by: u16,
+        /// Inches.
+        distance: f64,
+    },
+    /// A unit fell back (WRG-AFTER-02, -04).
+    FellBack {
+        /// The unit.
+        unit: u16,
+        /// Inches.
+        distance: f64,
+    },
+}
+
+/// Moves a unit straight back, keeping its facing, as far as `distance`.
+fn step_back(state: &mut State, id: u16, distance: f64) {
+    let u = &mut state.units[id as usize];
+    u.at -= u.facing.vector() * distance;
+}
+
+/// Whether a broken unit cannot run: the first inch straight back would leave the table or
+/// run into an enemy it is not fighting (WRG-AFTER-07).
+fn trapped(data: &Data, state: &State, id: u16, winner: u16) -> bool {
+    let u = &state.units[id as usize];
+    let back = u.facing.reversed();
+    let probe = u.block.footprint(data, u.troop, u.at + back.vector() * 1.0, back);
+    if !state.table.contains_rect(&probe) {
+        return true;
+    }
+    state.units.iter().any(|e| {
+        e.side != u.side
+            && e.id != winner
+            && e.block.figures > 0
+            && probe.overlaps(&e.block.footprint(data, e.troop, e.at, e.facing))
+    })
+}
+
+/// Carries out the verdicts of this period's rounds: breaks (with surrender when the unit
+/// cannot run), push-backs with the winners following up, and fall-backs
+/// (WRG-AFTER-01 .. -07, WRG-ROUT-01, WRG-DIS-06).
+pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcome> {
+    let mut out = Vec::new();
+    for r in rounds {
+        let [a, b] = r.units;
+        match r.verdict {
+            Verdict::FightOn => {}
+            Verdict::Breaks { side, .. } => {
+                let (loser, winner) = if side == 0 { (a, b) } else { (b, a) };
+                if state.units[loser as usize].motion == Motion::Routing {
+                    continue;
+                }
+                if trapped(data, state, loser, winner) {
+                    let u = &mut state.units[loser as usize];
+                    let (prisoners, _) = crate::after::surrender_split(u.block.figures);
+                    u.block.lose(prisoners);
+                    out.push(Outcome::Surrendered { unit: loser, prisoners });
+                }
+                let u = &mut state.units[loser as usize];
+                let (facing, _) = crate::after::rout_move(u.at, u.facing, 0.0);
+                u.facing = facing;
+                u.motion = Motion::Routing;
+                u.running = None;
+                u.standing.close(crate::orders::Closed::Broke);
+                for id in [a, b] {
+                    state.units[id as usize].fight_periods = 0;
+                }
+                out.push(Outcome::Broke { unit: loser });
+            }
+            Verdict::PushedBack { side, distance } => {
+                let (loser, winner) = if side == 0 { (a, b) } else { (b, a) };
+                step_back(state, loser, distance);
+                // The winner follows up the same distance, keeping contact (WRG-TAC-06).
+                let w = &mut state.units[winner as usize];
+                w.at += w.facing.vector() * distance;
+                w.motion = Motion::Charged;
+                out.push(Outcome::PushedBack { unit: loser, by: winner, distance });
+            }
+            Verdict::MountedFallBack { side, distance } => {
+                let unit = if side == 0 { a } else { b };
+                step_back(state, unit, distance);
+                let u = &mut state.units[unit as usize];
+                u.fight_periods = 0;
+                if u.troop.is_cavalry() {
+                    u.causes.push(crate::combat::Cause::ChargeRepulsed);
+                }
+                out.push(Outcome::FellBack { unit, distance });
+            }
+            Verdict::BothFallBack { distance } => {
+                for unit in [a, b] {
+                    step_back(state, unit, distance);
+                    state.units[unit as usize].fight_periods = 0;
+                    out.push(Outcome::FellBack { unit, distance });
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,129 @@
+//! The hand-to-hand part of a period on the table.
+use tabletop::diagnostics::Source;
+use tabletop::dice::{Die, ScriptedDice};
+use tabletop::geometry::{Facing, Vec2};
+use wrg1969::Data;
+use wrg1969::after::Verdict;
+use wrg1969::melee_phase::{contacts, fight_all, front_contact};
+use wrg1969::state::*;
+
+fn hill() -> (Data, State) {
+    let d = Data::embedded().unwrap();
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let text = std::fs::read_to_string(format!("{root}/scenarios/wrg1969/the_hill.toml")).unwrap();
+    let sc = wrg1969::scenario::load(&d, &Source::new("the_hill.toml", text)).unwrap();
+    (d, setup(&sc))
+}
+
+/// The Iceni warband (id 11) charges home on the first cohort (id 0), front to front.
+fn charged() -> (Data, State) {
+    let (d, mut st) = hill();
+    st.units[11].at = Vec2::new(24.0, 7.5);
+    st.units[11].facing = Facing::from_bearing_degrees(180.0);
+    st.units[11].motion = Motion::Charged;
+    (d, st)
+}
+
+// Checks WRG-MELEE-01, WRG-MELEE-02.
+#[test]
+fn who_fights() {
+    let (d, st) = charged();
+    assert_eq!(contacts(&d, &st), vec![(0, 11)]);
+    assert_eq!(front_contact(&d, &st.units[0], &st.units[11]), 10);
+    assert_eq!(front_contact(&d, &st.units[11], &st.units[0]), 10);
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    let mut st2 = st.clone();
+    let r = fight_all(&d, &mut st2, &[], &mut dice);
+    // The legion's second rank fights beside the first; the barbarians' does not.
+    assert_eq!(r[0].figures, [20, 10]);
+    // If the legion had shot this period, its second rank would not fight.
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    let mut st3 = st.clone();
+    assert_eq!(fight_all(&d, &mut st3, &[0], &mut dice)[0].figures, [10, 10]);
+}
+
+// Checks WRG-MELEE-06, WRG-RAND-02, WRG-RAND-03, WRG-AFTER-05.
+#[test]
+fn the_round_is_struck_together_and_judged() {
+    let (d, mut st) = charged();
+    // Legion: red 3, black 4 (average dice) = +1; warband: red 4 (average), black 2 (d6) = -2.
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    let r = fight_all(&d, &mut st, &[], &mut dice);
+    assert_eq!(r[0].rolls[0][0].die, Die::Average);
+    assert_eq!(r[0].rolls[1][1].die, Die::D6);
+    // Legion: pilum against MI 5 + 1 = 6 with 20 figures: 64 men.
+    // Warband: spear against MI 4 + 1 charging - 2 = 3 with 10 figures: 16 men.
+    assert_eq!(r[0].dealt, [64, 16]);
+    // The warband lost more, and more than a man a figure: pushed back 3".
+    assert_eq!(r[0].verdict, Verdict::PushedBack { side: 1, distance: 3.0 });
+    assert_eq!((st.units[11].block.figures, st.units[11].carried), (37, 4));
+    assert_eq!((st.units[0].block.figures, st.units[0].carried), (20, 16));
+    assert_eq!((st.units[11].pushed_back, st.units[0].pushed_back), (1, 0));
+    assert_eq!((st.units[11].fight_periods, st.units[0].fight_periods), (1, 1));
+}
+
+// Checks WRG-RAND-04.
+#[test]
+fn the_general_in_the_front_rank_ignores_a_bad_throw() {
+    let (d, mut st) = charged();
+    st.generals[0].attached = Some(0);
+    // Red 5, black 2: -3, disregarded: pilum 5 with 20 figures: 50 men.
+    let mut dice = ScriptedDice::new([5, 2, 4, 2]);
+    let r = fight_all(&d, &mut st, &[], &mut dice);
+    assert_eq!(r[0].dealt[0], 50);
+}
+
+// Checks WRG-AFTER-05, WRG-TAC-06.
+#[test]
+fn the_warband_is_pushed_back_and_the_legion_follows_up() {
+    use wrg1969::melee_phase::{Outcome, carry_out};
+    let (d, mut st) = charged();
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    let r = fight_all(&d, &mut st, &[], &mut dice);
+    let o = carry_out(&d, &mut st, &r);
+    assert_eq!(o, vec![Outcome::PushedBack { unit: 11, by: 0, distance: 3.0 }]);
+    assert!((st.units[11].at.y - 10.5).abs() < 1e-9);
+    assert!((st.units[0].at.y - 9.0).abs() < 1e-9);
+    // Still in contact, the legion now following up.
+    assert_eq!(contacts(&d, &st), vec![(0, 11)]);
+    assert_eq!(st.units[0].motion, Motion::Charged);
+}
+
+// Checks WRG-AFTER-02, WRG-DIS-06.
+#[test]
+fn cavalry_repulsed_by_steady_foot_fall_back_ten() {
+    use wrg1969::melee_phase::{Outcome, carry_out};
+    let (d, mut st) = hill();
+    // The British light horse (id 15), six abreast, ride into the first cohort's front.
+    st.units[15].block = wrg1969::unit::Block::new(16, 6);
+    st.units[15].at = Vec2::new(26.0, 9.0);
+    st.units[15].facing = Facing::from_bearing_degrees(180.0);
+    st.units[15].motion = Motion::Charged;
+    assert_eq!(contacts(&d, &st), vec![(0, 15)]);
+    let mut dice = ScriptedDice::new([3, 3, 3, 3]);
+    let r = fight_all(&d, &mut st, &[], &mut dice);
+    assert!(matches!(r[0].verdict, Verdict::MountedFallBack { side: 1, .. }), "{:?}", r[0]);
+    let o = carry_out(&d, &mut st, &r);
+    assert_eq!(o, vec![Outcome::FellBack { unit: 15, distance: 10.0 }]);
+    assert!((st.units[15].at.y - 19.0).abs() < 1e-9);
+    assert!(st.units[15].causes.contains(&wrg1969::combat::Cause::ChargeRepulsed));
+}
+
+// Checks WRG-AFTER-07, WRG-ROUT-01.
+#[test]
+fn broken_against_the_table_edge_half_surrender() {
+    use wrg1969::melee_phase::{Outcome, carry_out};
+    let (d, mut st) = hill();
+    // The scorpions' crew (id 9) at the table's south edge, caught by the chariots (id 10).
+    st.units[9].at = Vec2::new(20.0, 0.75);
+    st.units[10].at = Vec2::new(20.0, 2.5);
+    st.units[10].facing = Facing::from_bearing_degrees(180.0);
+    st.units[10].motion = Motion::Charged;
+    let mut dice = ScriptedDice::new([3, 3, 3, 6]);
+    let r = fight_all(&d, &mut st, &[], &mut dice);
+    let o = carry_out(&d, &mut st, &r);
+    assert!(o.contains(&Outcome::Surrendered { unit: 9, prisoners: 1 }), "{o:?} {:?}", r[0]);
+    assert!(o.contains(&Outcome::Broke { unit: 9 }));
+    assert_eq!(st.units[9].motion, Motion::Routing);
+    assert!((st.units[9].facing.bearing_degrees() - 180.0).abs() < 1e-9);
+}
