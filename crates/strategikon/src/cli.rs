@@ -119,6 +119,32 @@ enum Command {
         #[arg(long, value_name = "FILE.svg")]
         plot: Option<PathBuf>,
     },
+    /// The exact odds of one O/THW combat, by enumerating the dice.
+    Duel {
+        /// The rule set (only `othw` has duels).
+        ruleset: String,
+        /// The attacking unit type: `NAME` or `ROSTER:NAME` (e.g. `roman:Legion`).
+        #[arg(long)]
+        attacker: String,
+        /// The defending unit type.
+        #[arg(long)]
+        defender: String,
+        /// The attack comes from the defender's rear.
+        #[arg(long)]
+        rear: bool,
+        /// The attack comes from the defender's flank.
+        #[arg(long)]
+        flank: bool,
+        /// The ground: `wood` or `ford` (the defender's square), `downhill` (the attacker on a hill).
+        #[arg(long, value_enum)]
+        terrain: Option<crate::duel::DuelTerrain>,
+        /// A general with the attacking unit (e.g. `Hannibal`).
+        #[arg(long)]
+        general: Option<String>,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Answer an umpire's question (JSON) for a rule set, as JSON.
     Referee {
         /// The rule set, e.g. `movement`.
@@ -139,6 +165,26 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         }
     };
     match cli.command {
+        Command::Duel { ruleset, attacker, defender, rear, flank, terrain, general, json } => {
+            if ruleset != "othw" {
+                bail!("duel is for the rule set othw, not '{ruleset}'");
+            }
+            let q = crate::duel::DuelQuestion {
+                attacker: &attacker,
+                defender: &defender,
+                rear,
+                flank,
+                terrain,
+                general: general.as_deref(),
+            };
+            let (value, text) = crate::duel::answer(&q)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&value)?);
+            } else {
+                print!("{text}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Rulesets => {
             for r in registry::rulesets().all() {
                 let bots: Vec<String> = r.bots().into_iter().map(|b| b.name).collect();

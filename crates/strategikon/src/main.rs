@@ -1,6 +1,7 @@
 //! `strategikon`: the command-line front of the Strategikon wargames engine.
 
 mod cli;
+mod duel;
 mod files;
 mod play;
 mod players;

@@ -395,3 +395,48 @@ fn an_othw_battle_plays_to_its_end_and_replays() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stdout(&o).contains("verified: othw"), "{}", stdout(&o));
 }
+
+#[test]
+fn duel_gives_exact_odds_that_sum_to_one() {
+    let o = run(&[
+        "duel",
+        "othw",
+        "--attacker",
+        "generic:Heavy Infantry",
+        "--defender",
+        "generic:Infantry",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // The hand calculation is in crates/othw/tests/duel.rs.
+    assert_eq!(a["attacker"]["odds"]["wins"]["exact"], "203/648", "{a:#}");
+    assert_eq!(a["draw"]["exact"], "1945/3888", "{a:#}");
+    assert_eq!(a["defender"]["odds"]["wins"]["exact"], "725/3888", "{a:#}");
+    let o = run(&["duel", "othw", "--attacker", "Nobody", "--defender", "Warband"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("unknown unit 'Nobody'"), "{}", stderr(&o));
+    let o = run(&[
+        "duel",
+        "othw",
+        "--attacker",
+        "Legion",
+        "--defender",
+        "Warband",
+        "--terrain",
+        "swamp",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&[
+        "duel",
+        "othw",
+        "--attacker",
+        "Legion",
+        "--defender",
+        "Warband",
+        "--general",
+        "Caesar",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("known generals are"), "{}", stderr(&o));
+}
