@@ -147,7 +147,7 @@ impl View {
 }
 
 /// The side of a cell in the drawing, in inches.
-pub const CELL: f64 = 2.0;
+pub const CELL: f64 = 4.0;
 
 fn facing_of(f: GridFacing) -> Facing {
     match f {
