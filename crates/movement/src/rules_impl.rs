@@ -1056,48 +1056,29 @@ impl RuleSet for Movement {
             let f = u.pose.facing;
             let at = u.pose.at;
             let mut rnd = |n: u32| rng.below(n.max(1));
+            // A one-step move of this unit: (forced march, battle command, step).
+            let one = |forced_march: bool, battle_command: bool, step: Step| Command::Move {
+                unit: u.id,
+                forced_march,
+                battle_command,
+                steps: vec![step],
+            };
+            let advance = |to: Vec2| Step::Advance { to: [to.x, to.y] };
             for _ in 0..4 {
                 let ang = (rnd(360) as f64).to_radians();
                 let dir = Vec2::new(libm_sin(ang), libm_cos(ang));
                 let frac = (1 + rnd(10)) as f64 / 10.0;
-                let to = at + dir * (allow * frac);
-                proposals.push(Command::Move {
-                    unit: u.id,
-                    forced_march: false,
-                    battle_command: false,
-                    steps: vec![Step::Advance { to: [to.x, to.y] }],
-                });
+                proposals.push(one(false, false, advance(at + dir * (allow * frac))));
             }
             let fwd = at + f.vector() * (allow * (1 + rnd(8)) as f64 / 10.0);
-            proposals.push(Command::Move {
-                unit: u.id,
-                forced_march: false,
-                battle_command: true,
-                steps: vec![Step::Advance { to: [fwd.x, fwd.y] }],
-            });
+            proposals.push(one(false, true, advance(fwd)));
             let far = at + f.vector() * (allow * (10 + rnd(10)) as f64 / 10.0);
-            proposals.push(Command::Move {
-                unit: u.id,
-                forced_march: true,
-                battle_command: false,
-                steps: vec![Step::Advance { to: [far.x, far.y] }],
-            });
+            proposals.push(one(true, false, advance(far)));
             let turn = [Turn::Right, Turn::Left, Turn::About][rnd(3) as usize];
-            proposals.push(Command::Move {
-                unit: u.id,
-                forced_march: false,
-                battle_command: false,
-                steps: vec![Step::Face(turn)],
-            });
-            proposals.push(Command::Move {
-                unit: u.id,
-                forced_march: false,
-                battle_command: false,
-                steps: vec![Step::Wheel {
-                    pivot: if rnd(2) == 0 { Pivot::Left } else { Pivot::Right },
-                    degrees: (15 * (1 + rnd(6))) as f64,
-                }],
-            });
+            proposals.push(one(false, false, Step::Face(turn)));
+            let pivot = if rnd(2) == 0 { Pivot::Left } else { Pivot::Right };
+            let degrees = (15 * (1 + rnd(6))) as f64;
+            proposals.push(one(false, false, Step::Wheel { pivot, degrees }));
             let formation = [
                 Formation::Line,
                 Formation::Column,
@@ -1105,27 +1086,16 @@ impl RuleSet for Movement {
                 Formation::OpenOrder,
                 Formation::Circle,
             ][rnd(5) as usize];
-            proposals.push(Command::Move {
-                unit: u.id,
-                forced_march: false,
-                battle_command: false,
-                steps: vec![Step::Form {
-                    formation,
-                    files: Some(1 + rnd(u.stands.len() as u32)),
-                    gap: None,
-                }],
-            });
+            let files = Some(1 + rnd(u.stands.len() as u32));
+            proposals.push(one(false, false, Step::Form { formation, files, gap: None }));
             if let Some(l) = &u.limber {
-                proposals.push(if l.limbered {
-                    Command::Limber { unit: u.id }
+                // A limbered piece may unlimber; an unlimbered one may limber up or shoot.
+                if l.limbered {
+                    proposals.push(Command::Unlimber { unit: u.id });
                 } else {
-                    Command::Unlimber { unit: u.id }
-                });
-                proposals.push(if l.limbered {
-                    Command::Unlimber { unit: u.id }
-                } else {
-                    Command::Shoot { unit: u.id }
-                });
+                    proposals.push(Command::Limber { unit: u.id });
+                    proposals.push(Command::Shoot { unit: u.id });
+                }
             }
         }
         for p in proposals {
