@@ -1106,6 +1106,10 @@ impl RuleSet for Movement {
         out
     }
 
+    fn turn(&self, state: &State) -> Option<u32> {
+        Some(state.turn)
+    }
+
     fn scene(&self, state: &State, viewer: Viewer) -> Scene {
         let _ = viewer;
         let pieces = state

@@ -286,17 +286,10 @@ pub trait RuleSet: Send + Sync + 'static {
     fn scene(&self, state: &Self::State, viewer: Viewer) -> Scene;
 
     /// The game turn `state` is in (1 for the first), for reports that draw the table once a
-    /// turn and for statistics of battle length; `None` where the rule set has no turns.
-    ///
-    /// The provided method reads a top-level `turn` field of the spectator's view (a number, or
-    /// an array whose first element is the number, as in `[turn, last turn]`). It serialises
-    /// the view, so a rule set whose view holds no such field, or that wants it cheaper,
-    /// overrides it.
-    fn turn(&self, state: &Self::State) -> Option<u32> {
-        let view = serde_json::to_value(self.view(state, Viewer::Spectator)).ok()?;
-        let turn = view.get("turn")?;
-        let n = turn.as_u64().or_else(|| turn.as_array()?.first()?.as_u64())?;
-        u32::try_from(n).ok()
+    /// turn and for statistics of battle length; `None` (the provided method) where the rule
+    /// set has no turns.
+    fn turn(&self, _state: &Self::State) -> Option<u32> {
+        None
     }
 
     /// What each side has lost and has left: units, strength, army morale, for battle
