@@ -464,7 +464,7 @@ impl<'a> Planner<'a> {
                     if crate::shapes::rect_distance_lower_bound(near[i], near[j]) >= s.width {
                         continue;
                     }
-                    let gap = crate::shapes::rect_distance(near[i], near[j]);
+                    let gap = near[i].distance(near[j]);
                     if gap <= self.tol() || gap >= s.width - 1e-9 {
                         continue;
                     }

@@ -38,7 +38,7 @@ pub fn unit_distance(a: &Unit, b: &Unit) -> f64 {
     for s in &a.stands {
         for t in &b.stands {
             if crate::shapes::rect_distance_lower_bound(&s.rect, &t.rect) < best {
-                best = best.min(crate::shapes::rect_distance(&s.rect, &t.rect));
+                best = best.min(s.rect.distance(&t.rect));
             }
         }
     }

@@ -266,14 +266,6 @@ pub fn segment_cuts(a: Point, b: Point, q0: Point, q1: Point, out: &mut Vec<f64>
     }
 }
 
-fn seg_dist2(p: Point, a: Point, b: Point) -> f64 {
-    let ab = b - a;
-    let l2 = ab.dot(ab);
-    let t = if l2 == 0.0 { 0.0 } else { ((p - a).dot(ab) / l2).clamp(0.0, 1.0) };
-    let d = p - (a + ab * t);
-    d.dot(d)
-}
-
 /// Half the diagonal of a rectangle: every point of it lies within this of its centre.
 #[inline]
 pub fn rect_radius(r: &Rect) -> f64 {
@@ -287,30 +279,10 @@ pub fn rect_distance_lower_bound(a: &Rect, b: &Rect) -> f64 {
     (d.dot(d).sqrt() - rect_radius(a) - rect_radius(b)).max(0.0)
 }
 
-/// The exact edge-to-edge distance between two rectangles (zero when they touch or overlap),
-/// computed with one square root.
-pub fn rect_distance(a: &Rect, b: &Rect) -> f64 {
-    if a.overlaps(b) {
-        return 0.0;
-    }
-    let ca = a.corners();
-    let cb = b.corners();
-    let mut best = f64::INFINITY;
-    for i in 0..4 {
-        let (a0, a1) = (ca[i], ca[(i + 1) % 4]);
-        let (b0, b1) = (cb[i], cb[(i + 1) % 4]);
-        for j in 0..4 {
-            best = best.min(seg_dist2(cb[j], a0, a1));
-            best = best.min(seg_dist2(ca[j], b0, b1));
-        }
-    }
-    best.sqrt()
-}
-
 /// True when two rectangles are within `d` of each other, edge to edge.
 #[inline]
 pub fn within(a: &Rect, b: &Rect, d: f64) -> bool {
-    rect_distance_lower_bound(a, b) <= d && rect_distance(a, b) <= d
+    rect_distance_lower_bound(a, b) <= d && a.distance(b) <= d
 }
 
 #[cfg(test)]
@@ -332,8 +304,7 @@ mod tests {
         for (x, y, deg) in [(3.0, 0.5, 10.0), (0.5, 4.0, 45.0), (1.0, 0.2, 0.0), (-5.0, -5.0, 80.0)]
         {
             let b = Rect::new(Vec2::new(x, y), Facing::from_bearing_degrees(deg), 1.5, 1.0);
-            assert!((rect_distance(&a, &b) - a.distance(&b)).abs() < 1e-12);
-            assert!(rect_distance_lower_bound(&a, &b) <= rect_distance(&a, &b) + 1e-12);
+            assert!(rect_distance_lower_bound(&a, &b) <= a.distance(&b) + 1e-12);
         }
     }
 

@@ -1,7 +1,7 @@
 //! Property tests: the move planner against simple truths, on random moves.
 mod common;
 use common::*;
-use movement::shapes::{rect_distance, sweep_interval};
+use movement::shapes::sweep_interval;
 use proptest::prelude::*;
 use tabletop::geometry::{Facing, Rect, Vec2};
 use tabletop::rules::{RuleSet, Viewer};
@@ -25,14 +25,6 @@ proptest! {
         if r.is_err() {
             prop_assert_eq!(g.state_hash(), before);
         }
-    }
-
-    /// The fast rectangle distance agrees with tabletop's.
-    #[test]
-    fn rect_distance_matches_tabletop(x in -6.0f64..6.0, y in -6.0f64..6.0, deg in 0.0f64..360.0, w in 0.5f64..3.0, d in 0.5f64..3.0) {
-        let a = Rect::new(Vec2::new(0.0, 0.0), Facing::NORTH, 1.5, 1.0);
-        let b = Rect::new(Vec2::new(x, y), Facing::from_bearing_degrees(deg), w, d);
-        prop_assert!((rect_distance(&a, &b) - a.distance(&b)).abs() < 1e-9);
     }
 
     /// The swept contact interval agrees with overlap tests along the path.

@@ -80,7 +80,7 @@ fn armament(data: &Data, u: &Unit) -> Option<(MissileWeapon, u32, f64, bool)> {
 fn in_cover(state: &State, u: &Unit) -> bool {
     state.table.areas.iter().any(|a| {
         matches!(a.kind, AreaKind::Wood | AreaKind::DenseTrees | AreaKind::Village)
-            && crate::scenario::point_in_polygon(u.at, &a.polygon.points)
+            && a.polygon.contains(u.at)
     })
 }
 

@@ -189,26 +189,10 @@ pub fn eye(troop: crate::model::TroopType) -> f64 {
 pub fn sees_area(table: &Table, from: Point, eye_height: f64, i: usize) -> bool {
     let Some(area) = table.areas.get(i) else { return false };
     let rule = DefaultSightRule { see_into: 3.0 };
-    if point_in_polygon(from, &area.polygon.points) {
+    if area.polygon.contains(from) {
         return true;
     }
     area.polygon.points.iter().any(|p| line_of_sight(table, from, eye_height, *p, 0.0, &rule))
-}
-
-/// Whether a point lies inside a polygon (even-odd rule; the boundary may go either way).
-pub fn point_in_polygon(p: Point, poly: &[Point]) -> bool {
-    let mut inside = false;
-    let n = poly.len();
-    for i in 0..n {
-        let (a, b) = (poly[i], poly[(i + 1) % n]);
-        if (a.y > p.y) != (b.y > p.y) {
-            let x = a.x + (p.y - a.y) / (b.y - a.y) * (b.x - a.x);
-            if p.x < x {
-                inside = !inside;
-            }
-        }
-    }
-    inside
 }
 
 /// Reads and validates a scenario, reporting every problem with its line and column.

@@ -39,9 +39,7 @@ pub fn objective_hold(data: &Data, state: &State, k: usize) -> [Hold; 2] {
     let Some(obj) = state.objectives.get(k) else { return out };
     let Some(area) = state.table.areas.get(obj.area) else { return out };
     let inside = |u: &Unit| {
-        u.block.figures > 0
-            && u.motion != Motion::Routing
-            && crate::scenario::point_in_polygon(u.at, &area.polygon.points)
+        u.block.figures > 0 && u.motion != Motion::Routing && area.polygon.contains(u.at)
     };
     let occupiers: Vec<&Unit> = state.units.iter().filter(|u| inside(u)).collect();
     for side in Side::BOTH {

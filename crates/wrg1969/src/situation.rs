@@ -102,19 +102,14 @@ pub fn read(data: &Data, state: &State, unit: &Unit) -> Situation {
         if !matches!(a.kind, AreaKind::Wood | AreaKind::DenseTrees | AreaKind::Village) {
             continue;
         }
-        let pts = &a.polygon.points;
-        let n = pts.len();
-        let edge = (0..n)
-            .map(|k| tabletop::geometry::point_segment_distance(unit.at, pts[k], pts[(k + 1) % n]))
-            .fold(f64::INFINITY, f64::min);
-        if !(crate::scenario::point_in_polygon(unit.at, pts) || edge <= cover_within + 1e-9) {
+        let poly = &a.polygon;
+        let edge = poly.distance_to_boundary(unit.at);
+        if !(poly.contains(unit.at) || edge <= cover_within + 1e-9) {
             continue;
         }
         let held_by = |friend: bool| {
             state.units.iter().any(|o| {
-                (o.side == unit.side) == friend
-                    && o.block.figures > 0
-                    && crate::scenario::point_in_polygon(o.at, pts)
+                (o.side == unit.side) == friend && o.block.figures > 0 && poly.contains(o.at)
             })
         };
         let known_empty = crate::scenario::sees_area(&state.table, unit.at, eye(unit.troop), i)
