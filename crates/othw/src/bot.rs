@@ -1,5 +1,5 @@
-//! A scripted O/THW player ([`Scripted`]), the O/THW hooks for Monte Carlo tree search
-//! ([`OthwHooks`]) and [`register`], which offers both on a [`Host`].
+//! A scripted O/THW player ([`Scripted`]). The Monte Carlo tree search hooks that use it are in
+//! [`crate::search`].
 //!
 //! # How the scripted player chooses
 //!
@@ -44,12 +44,10 @@ use crate::data::UnitType;
 use crate::duel::{DuelGeneral, Fighter};
 use crate::legal::{Reach, Scratch};
 use crate::state::{Command, EMPTY, Orders, State, Status, Unit, UnitId, flags};
-use bots::{Bot, BotError, Hooks, Hosted};
+use bots::{Bot, BotError};
 use std::collections::HashMap;
-use std::sync::Arc;
 use tabletop::SeededDice;
 use tabletop::grid::{CellPos, CellTerrain, GridFacing};
-use tabletop::host::{BotSpec, Host, HostedBot};
 use tabletop::rules::Side;
 
 /// The weights of the scripted player's evaluation (see the [module documentation](self)).
@@ -656,52 +654,4 @@ impl Bot<Othw> for Scripted {
     ) -> Result<Command, BotError> {
         self.best(rules, state, side).map(|(c, _)| c).ok_or(BotError::NoCommand(side))
     }
-}
-
-/// O/THW knowledge for Monte Carlo tree search: the rule set's evaluation (army morale and
-/// strength kept, own against the enemy's) at the leaves, and play-outs by the scripted player
-/// that stop, on each command, with chance [`OthwHooks::stop`] (so play-outs stay short and
-/// the evaluation does the rest).
-#[derive(Debug)]
-pub struct OthwHooks {
-    /// The chance that a play-out stops before each command.
-    pub stop: f64,
-    player: std::sync::Mutex<Scripted>,
-}
-
-impl Default for OthwHooks {
-    fn default() -> Self {
-        OthwHooks { stop: 0.05, player: std::sync::Mutex::new(Scripted::new()) }
-    }
-}
-
-impl Hooks<Othw> for OthwHooks {
-    fn evaluate(&self, rules: &Othw, state: &State, side: Side) -> f64 {
-        bots::mcts::default_value(rules, state, side)
-    }
-
-    fn playout(
-        &self,
-        rules: &Othw,
-        state: &State,
-        side: Side,
-        rng: &mut SeededDice,
-    ) -> Option<Command> {
-        let threshold = (self.stop.clamp(0.0, 1.0) * f64::from(u32::MAX)) as u32;
-        if rng.next_u32() < threshold {
-            return None;
-        }
-        let mut player = self.player.lock().unwrap_or_else(|e| e.into_inner());
-        player.best(rules, state, side).map(|(c, _)| c)
-    }
-}
-
-/// Registers the scripted player as `scripted`, and an MCTS bot that searches with
-/// [`OthwHooks`] as `mcts-othw`, on an O/THW host (call after `bots::with_standard_bots`).
-pub fn register(host: Host<Othw>) -> Host<Othw> {
-    let host = host.with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
-        spec.only(&[])?;
-        Ok(Box::new(Hosted::<Othw, _>::new(Scripted::new())) as Box<dyn HostedBot>)
-    });
-    bots::with_mcts_hooks(host, "mcts-othw", Arc::new(OthwHooks::default()))
 }

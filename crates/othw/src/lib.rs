@@ -18,6 +18,7 @@ pub mod engine;
 pub mod legal;
 pub mod rules_impl;
 pub mod scenario;
+pub mod search;
 pub mod state;
 pub mod view;
 

@@ -11,9 +11,9 @@ pub fn rulesets() -> &'static Registry {
     REGISTRY.get_or_init(|| {
         let mut r = Registry::new();
         r.add(Box::new(bots::with_standard_bots(Host::new(movement::Movement::new()))));
-        r.add(Box::new(othw::bot::register(bots::with_standard_bots(
-            Host::new(othw::Othw::new()),
-        ))));
+        r.add(Box::new(othw::search::register(bots::with_standard_bots(Host::new(
+            othw::Othw::new(),
+        )))));
         r
     })
 }
