@@ -75,6 +75,57 @@ pub struct Unit {
     pub awaiting_order: bool,
     /// An Asiatic levy (ordinary reaction dice, WRG-M-16).
     pub levy: bool,
+    /// Broken and running: how long (WRG-ROUT).
+    #[serde(default)]
+    pub rout: Option<Rout>,
+    /// Pursuing routers (WRG-PURS).
+    #[serde(default)]
+    pub pursuit: Option<Pursuit>,
+    /// Off the table (WRG-LEAVE).
+    #[serde(default)]
+    pub away: Option<Away>,
+}
+
+impl Unit {
+    /// Whether the unit is on the table with figures left.
+    pub fn on_table(&self) -> bool {
+        self.block.figures > 0 && self.away.is_none()
+    }
+}
+
+/// A broken unit running (WRG-ROUT-01 .. -03).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rout {
+    /// Periods it has run, this one included once it has moved (k in WRG-R-22).
+    pub periods: u32,
+    /// The period it broke.
+    pub broke_in: u32,
+}
+
+/// A unit pursuing routers (WRG-PURS-01 .. -04).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pursuit {
+    /// The routers.
+    pub target: u16,
+    /// Periods pursued so far (k in WRG-R-22).
+    pub periods: u32,
+    /// Where the pursuit began.
+    pub from: Point,
+    /// The farthest it has gone from there, inches.
+    pub farthest: f64,
+}
+
+/// A unit off the table (WRG-LEAVE-01 .. -05, WRG-PURS-06, WRG-RT-09).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Away {
+    /// Its return throws or delay, or gone for good.
+    pub state: crate::after::OffTable,
+    /// Where it left, and where it comes back.
+    pub at: Point,
+    /// Its facing when it left.
+    pub facing: Facing,
+    /// The period it left.
+    pub left_in: u32,
 }
 
 /// How a unit moved this period, as the reaction factors see it (WRG-R-13).
@@ -136,6 +187,12 @@ pub struct State {
     pub free_messengers: [u32; 2],
     /// Each side's pre-arranged signals, with unit ids (WRG-CHORD-07).
     pub signals: Vec<Vec<(Order, Vec<u16>)>>,
+    /// Each side's plan for this period, once made (secret until the period is resolved).
+    #[serde(default)]
+    pub plans: [Option<crate::plan::Plan>; 2],
+    /// Figures each side holds prisoner (WRG-AFTER-07, WRG-CHAMP-10).
+    #[serde(default)]
+    pub prisoners: [u32; 2],
 }
 
 /// Where a messenger is going.
@@ -228,6 +285,9 @@ pub fn setup(scenario: &Scenario) -> State {
                 tested_within_range: false,
                 awaiting_order: false,
                 levy: u.levy,
+                rout: None,
+                pursuit: None,
+                away: None,
             });
         }
         generals.push(General {
@@ -269,6 +329,8 @@ pub fn setup(scenario: &Scenario) -> State {
         units,
         generals,
         committed: [false, false],
+        plans: [None, None],
+        prisoners: [0, 0],
     }
 }
 
