@@ -135,7 +135,7 @@ pub fn reach_and_overhead(
         let between: Vec<&Unit> = state
             .units
             .iter()
-            .filter(|o| o.id != shooter.id && o.id != target.id && o.block.figures > 0)
+            .filter(|o| o.id != shooter.id && o.id != target.id && o.on_table())
             .filter(|o| crosses(&o.block.footprint(data, o.troop, o.at, o.facing), p, aim))
             .collect();
         let friendly_units = between.iter().filter(|o| o.side == shooter.side).count() as u32;
@@ -183,7 +183,7 @@ pub fn figures_in_reach(
 /// order if it can be reached, otherwise the nearest enemy that can (WRG-ORD-07, WRG-M-19).
 pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<Shot> {
     let mut out = Vec::new();
-    for s in state.units.iter().filter(|u| u.block.figures > 0 && u.motion != Motion::Routing) {
+    for s in state.units.iter().filter(|u| u.on_table() && u.motion != Motion::Routing) {
         let Some((weapon, per_figure, range, ignores_cover)) = armament(data, s) else { continue };
         if !crate::orders::shoots_at_will(s.standing.order()) {
             continue;
@@ -204,7 +204,7 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
         let mut candidates: Vec<(u32, f64, u16)> = state
             .units
             .iter()
-            .filter(|t| t.side != s.side && t.block.figures > 0)
+            .filter(|t| t.side != s.side && t.on_table())
             .filter_map(|t| {
                 let n = figures_in_reach(data, state, s, t, range, weapon);
                 (n > 0).then(|| (u32::from(Some(t.id) != named), s.at.distance(t.at), t.id))

@@ -26,10 +26,13 @@ pub mod model;
 pub mod move_phase;
 pub mod moves;
 pub mod orders;
+pub mod period;
 pub mod plan;
 pub mod random;
 pub mod reaction;
 pub mod referee;
+pub mod rules_impl;
+pub mod sample;
 pub mod report;
 pub mod scenario;
 pub mod scoring;
@@ -44,3 +47,4 @@ pub use data::Data;
 
 /// The rule set's ID, as scenario files name it (`ruleset = "wrg1969"`).
 pub const ID: &str = "wrg1969";
+pub use rules_impl::{Command, Event, Wrg1969};

@@ -48,7 +48,7 @@ pub fn front_contact(data: &Data, u: &Unit, enemy: &Unit) -> u32 {
 /// The pairs of enemy units in contact, lower id first, each once.
 pub fn contacts(data: &Data, state: &State) -> Vec<(u16, u16)> {
     let live: Vec<&Unit> =
-        state.units.iter().filter(|u| u.block.figures > 0 && u.motion != Motion::Routing).collect();
+        state.units.iter().filter(|u| u.on_table() && u.motion != Motion::Routing).collect();
     let mut out = Vec::new();
     for (i, a) in live.iter().enumerate() {
         let ra = a.block.footprint(data, a.troop, a.at, a.facing);
@@ -249,9 +249,15 @@ fn trapped(data: &Data, state: &State, id: u16, winner: u16) -> bool {
     state.units.iter().any(|e| {
         e.side != u.side
             && e.id != winner
-            && e.block.figures > 0
+            && e.on_table()
             && probe.overlaps(&e.block.footprint(data, e.troop, e.at, e.facing))
     })
+}
+
+/// Whether a unit fighting cannot get away: the first inch straight back would leave the table
+/// or run into an enemy (WRG-RT-09, WRG-AFTER-07).
+pub fn cut_off(data: &Data, state: &State, id: u16) -> bool {
+    trapped(data, state, id, u16::MAX)
 }
 
 /// Carries out the verdicts of this period's rounds: breaks (with surrender when the unit
@@ -277,9 +283,7 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                 let u = &mut state.units[loser as usize];
                 let (facing, _) = crate::after::rout_move(u.at, u.facing, 0.0);
                 u.facing = facing;
-                u.motion = Motion::Routing;
-                u.running = None;
-                u.standing.close(crate::orders::Closed::Broke);
+                crate::state::break_unit(state, loser);
                 for id in [a, b] {
                     state.units[id as usize].fight_periods = 0;
                 }
@@ -314,4 +318,57 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
         }
     }
     out
+}
+
+/// A free blow struck without reply (WRG-PURS-02, -05, WRG-BRK-02).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Blow {
+    /// Who struck.
+    pub striker: u16,
+    /// Who was struck.
+    pub target: u16,
+    /// Figures striking.
+    pub figures: u32,
+    /// The dice (red, black).
+    pub rolls: Vec<Roll>,
+    /// Men lost.
+    pub men: u32,
+    /// Figures removed.
+    pub figures_removed: u32,
+}
+
+/// `striker` strikes `target` once without reply, as it turns to run or runs: following up
+/// (+1) against backs that cannot use shields (+1), every front-rank figure that can reach
+/// (WRG-PURS-02, -05, WRG-BRK-02). The losses are applied at once.
+pub fn free_blow(
+    data: &Data,
+    state: &mut State,
+    striker: u16,
+    target: u16,
+    dice: &mut dyn DiceSource,
+) -> Option<Blow> {
+    let (s, t) = (state.units.get(striker as usize)?, state.units.get(target as usize)?);
+    if !s.on_table() || !t.on_table() {
+        return None;
+    }
+    let general = state.generals.iter().any(|g| g.side == s.side && g.attached == Some(s.id));
+    let figures = s.block.front_rank().min(s.block.figures);
+    let (_, rolls) = roll_melee(data, s.status, general, dice);
+    let f = Fighter {
+        troop: s.troop,
+        status: s.status,
+        figures: s.block.figures,
+        carried: s.carried,
+        groups: vec![Group { class: s.melee, figures }],
+        tactical: crate::after::pursuit_tactical(),
+        general,
+        black: rolls[1].value,
+        red: rolls[0].value,
+    };
+    let men = strike(data, &f, t.troop).men;
+    let u = &mut state.units[target as usize];
+    let rem = remove(data, u.block.figures, u.carried, men);
+    u.block.lose(rem.figures_removed);
+    u.carried = rem.carried;
+    Some(Blow { striker, target, figures, rolls: rolls.to_vec(), men, figures_removed: rem.figures_removed })
 }

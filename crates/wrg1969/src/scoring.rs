@@ -18,7 +18,7 @@ pub fn chargeable(data: &Data, state: &State, holder: &Unit) -> bool {
     state
         .units
         .iter()
-        .filter(|e| e.side != holder.side && e.block.figures > 0 && e.motion != Motion::Routing)
+        .filter(|e| e.side != holder.side && e.on_table() && e.motion != Motion::Routing)
         .any(|e| {
             let Some(charge) = data.moves(e.troop).charge else { return false };
             if !unit_sees(state, e, holder) {
@@ -39,7 +39,7 @@ pub fn objective_hold(data: &Data, state: &State, k: usize) -> [Hold; 2] {
     let Some(obj) = state.objectives.get(k) else { return out };
     let Some(area) = state.table.areas.get(obj.area) else { return out };
     let inside = |u: &Unit| {
-        u.block.figures > 0 && u.motion != Motion::Routing && area.polygon.contains(u.at)
+        u.on_table() && u.motion != Motion::Routing && area.polygon.contains(u.at)
     };
     let occupiers: Vec<&Unit> = state.units.iter().filter(|u| inside(u)).collect();
     for side in Side::BOTH {

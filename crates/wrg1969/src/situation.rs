@@ -23,7 +23,7 @@ pub fn unit_sees(state: &State, a: &Unit, b: &Unit) -> bool {
     let between: Vec<SightStanding> = state
         .units
         .iter()
-        .filter(|c| c.id != a.id && c.id != b.id && c.block.figures > 0)
+        .filter(|c| c.id != a.id && c.id != b.id && c.on_table())
         .filter(|c| {
             // Standing across the line between the two standards.
             tabletop::geometry::point_segment_distance(c.at, a.at, b.at) < 0.5
@@ -49,7 +49,7 @@ pub fn faces(enemy: &Unit, unit: &Unit) -> bool {
 pub fn read(data: &Data, state: &State, unit: &Unit) -> Situation {
     let within = data.movement.distances.reaction_within;
     let mut s = Situation::default();
-    for o in state.units.iter().filter(|o| o.id != unit.id && o.block.figures > 0) {
+    for o in state.units.iter().filter(|o| o.id != unit.id && o.on_table()) {
         if !unit_sees(state, unit, o) {
             continue;
         }
@@ -109,7 +109,7 @@ pub fn read(data: &Data, state: &State, unit: &Unit) -> Situation {
         }
         let held_by = |friend: bool| {
             state.units.iter().any(|o| {
-                (o.side == unit.side) == friend && o.block.figures > 0 && poly.contains(o.at)
+                (o.side == unit.side) == friend && o.on_table() && poly.contains(o.at)
             })
         };
         let known_empty = crate::scenario::sees_area(&state.table, unit.at, eye(unit.troop), i)

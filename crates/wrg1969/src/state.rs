@@ -490,7 +490,7 @@ pub fn remaining_points(data: &Data, state: &State, side: Side) -> u32 {
     let units: u32 = state
         .units
         .iter()
-        .filter(|u| u.side == side)
+        .filter(|u| u.side == side && u.on_table())
         .map(|u| u.block.figures.saturating_mul(data.price(u.troop, u.status)))
         .fold(0u32, u32::saturating_add);
     let general = state
@@ -650,6 +650,21 @@ pub fn give_signal(
         }
     }
     Ok(reached)
+}
+
+/// A unit breaks: it turns its back and runs from this period on, its order closed and any
+/// reaction result or pursuit ended (WRG-ROUT-01, WRG-CHORD-12).
+pub fn break_unit(state: &mut State, id: u16) {
+    let period = state.period;
+    let Some(u) = state.units.get_mut(id as usize) else { return };
+    if u.rout.is_none() {
+        u.rout = Some(Rout { periods: 0, broke_in: period });
+    }
+    u.motion = Motion::Routing;
+    u.running = None;
+    u.pursuit = None;
+    u.awaiting_order = false;
+    u.standing.close(crate::orders::Closed::Broke);
 }
 
 /// Starts a new period: units whose new order acts now take it (WRG-CHORD-02, -09, -10).

@@ -29,10 +29,10 @@ pub fn first_within_range(data: &Data, state: &State) -> Vec<u16> {
     state
         .units
         .iter()
-        .filter(|u| u.block.figures > 0 && !u.tested_within_range && u.motion != Motion::Routing)
+        .filter(|u| u.on_table() && !u.tested_within_range && u.motion != Motion::Routing)
         .filter(|u| {
             state.units.iter().any(|e| {
-                e.side != u.side && e.block.figures > 0 && e.at.distance(u.at) <= within + 1e-9
+                e.side != u.side && e.on_table() && e.at.distance(u.at) <= within + 1e-9
             })
         })
         .map(|u| u.id)
@@ -55,7 +55,7 @@ pub fn take_tests(
     let mut done: Vec<u16> = Vec::new();
     let mut out = Vec::new();
     for &(id, trigger) in triggers {
-        if done.contains(&id) || state.units.get(id as usize).is_none_or(|u| u.block.figures == 0) {
+        if done.contains(&id) || state.units.get(id as usize).is_none_or(|u| !u.on_table()) {
             continue;
         }
         done.push(id);
@@ -93,11 +93,7 @@ pub fn take_tests(
             OrderFate::Kept | OrderFate::Suspended => {}
         }
         match outcome.effect {
-            Effect::Break => {
-                u.motion = Motion::Routing;
-                u.standing.close(crate::orders::Closed::Broke);
-                u.running = None;
-            }
+            Effect::Break => crate::state::break_unit(state, id),
             e => u.running = Running::start(e),
         }
         out.push(Taken { unit: id, trigger, rolls, outcome });

@@ -44,6 +44,27 @@ impl Polygon {
         self.signed_area().abs()
     }
 
+    /// The centre of the enclosed area; the mean of the vertices for a polygon with no area;
+    /// `None` when it has no vertices.
+    pub fn centroid(&self) -> Option<Point> {
+        let n = self.points.len();
+        if n == 0 {
+            return None;
+        }
+        let a = self.signed_area();
+        if a.abs() < 1e-12 {
+            let (sx, sy) = self.points.iter().fold((0.0, 0.0), |(x, y), p| (x + p.x, y + p.y));
+            return Some(Point::new(sx / n as f64, sy / n as f64));
+        }
+        let (mut cx, mut cy) = (0.0, 0.0);
+        for (p, q) in self.edges() {
+            let c = p.x * q.y - q.x * p.y;
+            cx += (p.x + q.x) * c;
+            cy += (p.y + q.y) * c;
+        }
+        Some(Point::new(cx / (6.0 * a), cy / (6.0 * a)))
+    }
+
     /// The smallest axis-aligned box holding the polygon, as (min, max); `None` when empty.
     pub fn bounds(&self) -> Option<(Point, Point)> {
         points_box(&self.points)
@@ -221,5 +242,29 @@ impl Polygon {
             return false;
         }
         self.intersection_area_with_rect(rect) > AREA_TOLERANCE
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn centroid_of_an_l_shape_and_of_degenerate_polygons() {
+        // An L of a 4x2 bar and a 2x2 square on its left end: areas 8 and 4.
+        let l = Polygon::new(vec![
+            Point::new(0.0, 0.0),
+            Point::new(4.0, 0.0),
+            Point::new(4.0, 2.0),
+            Point::new(2.0, 2.0),
+            Point::new(2.0, 4.0),
+            Point::new(0.0, 4.0),
+        ]);
+        let c = l.centroid().unwrap();
+        // (8·(2,1) + 4·(1,3)) / 12 = (20/12, 20/12).
+        assert!((c.x - 20.0 / 12.0).abs() < 1e-12 && (c.y - 20.0 / 12.0).abs() < 1e-12);
+        let flat = Polygon::new(vec![Point::new(0.0, 0.0), Point::new(2.0, 0.0)]);
+        assert_eq!(flat.centroid(), Some(Point::new(1.0, 0.0)));
+        assert_eq!(Polygon::new(vec![]).centroid(), None);
     }
 }

@@ -1,0 +1,661 @@
+//! One whole period, once both sides have made their plans: the start (orders taking effect,
+//! units returning to the table, messengers riding, the Generals' dictations, signals and
+//! rides, units breaking off), the movement, the shooting, the hand-to-hand with its
+//! after-combat results and the pursuers' free blows, the tests at the end of the period, and
+//! the end (rallies, pursuits ending) (WRG-MOVE-01, WRG-FIRE-01, WRG-RT-11).
+//!
+//! [`resolve`] changes the state and returns the period's notes; every die goes through the
+//! dice it is handed, so the same state and the same faces always give the same period.
+
+use crate::Data;
+use crate::after::{Left, OffTable};
+use crate::melee_phase::{CONTACT, Outcome as Fought};
+use crate::orders::{Closed, Standing};
+use crate::plan::Plan;
+use crate::reaction::{BelowHalf, Trigger, below_half_consequence, falls_below_half};
+use crate::report::Note;
+use crate::state::{Away, Motion, Pursuit, State, break_unit};
+use crate::test_phase::Taken;
+use tabletop::dice::DiceSource;
+use tabletop::geometry::Point;
+use tabletop::rules::{RuleId, Side};
+
+/// Resolves the period with both plans in `state.plans`, returning what happened.
+pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec<Note> {
+    let mut notes = Vec::new();
+    let plans: [Plan; 2] = [
+        state.plans[0].clone().unwrap_or_default(),
+        state.plans[1].clone().unwrap_or_default(),
+    ];
+    begin(data, state, &plans, dice, &mut notes);
+    let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
+
+    let movement = crate::move_phase::move_all(data, state, dice);
+    notes.extend(movement.notes);
+    notes.extend(movement.tests.iter().map(|t| test_note(state, t)));
+    for &(id, why) in &movement.left_table {
+        leave(state, id, why, &mut notes);
+    }
+    follow_generals(state);
+    let mut triggers = movement.triggers;
+    let under_attack = movement.under_attack;
+
+    // Shooting, after all movement (WRG-FIRE-01).
+    let shots = crate::fire_phase::shoot_all(data, state, dice);
+    let hits = crate::fire_phase::apply_shots(data, state, &shots);
+    for s in &shots {
+        notes.push(
+            Note::new(
+                "WRG-FIRE-07",
+                format!(
+                    "{} shoot at {}: {} figures, factor {}, {} men hit",
+                    name(state, s.shooter),
+                    name(state, s.target),
+                    s.figures,
+                    s.total,
+                    s.men
+                ),
+            )
+            .and("WRG-CAS-01")
+            .with_rolls(s.rolls.clone()),
+        );
+    }
+    for h in &hits {
+        if h.figures_removed > 0 {
+            notes.push(Note::new(
+                "WRG-CAS-03",
+                format!(
+                    "{} lose {} figures to missiles",
+                    name(state, h.unit),
+                    h.figures_removed
+                ),
+            ));
+        }
+        general_share(data, state, h.unit, h.men, &mut notes);
+        if h.must_test {
+            triggers.push((h.unit, Trigger::MissileLosses));
+        }
+    }
+    below_half(data, state, &start_figures, &under_attack, dice, &mut notes);
+
+    // Hand-to-hand (WRG-MELEE), then what it leads to (WRG-AFTER).
+    let shooters: Vec<u16> = shots.iter().map(|s| s.shooter).collect();
+    let before_melee: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
+    let rounds = crate::melee_phase::fight_all(data, state, &shooters, dice);
+    for r in &rounds {
+        let [a, b] = r.units;
+        let mut rolls = r.rolls[0].clone();
+        rolls.extend(r.rolls[1].iter().cloned());
+        notes.push(
+            Note::new(
+                "WRG-MELEE-05",
+                format!(
+                    "{} ({} figures) and {} ({} figures) fight: {} and {} men lost",
+                    name(state, a),
+                    r.figures[0],
+                    name(state, b),
+                    r.figures[1],
+                    r.dealt[1],
+                    r.dealt[0]
+                ),
+            )
+            .and("WRG-MELEE-06")
+            .with_rolls(rolls),
+        );
+        general_share(data, state, a, r.dealt[1], &mut notes);
+        general_share(data, state, b, r.dealt[0], &mut notes);
+    }
+    let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
+    let mut broke_now: Vec<u16> = Vec::new();
+    for o in &outcomes {
+        match *o {
+            Fought::Broke { unit } => {
+                broke_now.push(unit);
+                notes.push(Note::new("WRG-ROUT-01", format!("{} break and run", name(state, unit))));
+                let winners: Vec<u16> = rounds
+                    .iter()
+                    .filter_map(|r| match r.units {
+                        [a, b] if a == unit => Some(b),
+                        [a, b] if b == unit => Some(a),
+                        _ => None,
+                    })
+                    .collect();
+                for w in winners {
+                    start_pursuit(data, state, w, unit, dice, &mut notes);
+                }
+            }
+            Fought::Surrendered { unit, prisoners } => {
+                let u = &state.units[unit as usize];
+                let taker = u.side.other();
+                state.prisoners[taker.index()] += prisoners;
+                notes.push(Note::new(
+                    "WRG-AFTER-07",
+                    format!("{prisoners} figures of {} cannot run and surrender", u.name),
+                ));
+                general_surrenders(data, state, unit, &mut notes);
+            }
+            Fought::PushedBack { unit, by, distance } => notes.push(Note::new(
+                "WRG-AFTER-05",
+                format!(
+                    "{} are pushed back {distance}\" and {} follow up",
+                    name(state, unit),
+                    name(state, by)
+                ),
+            )),
+            Fought::FellBack { unit, distance } => notes.push(Note::new(
+                "WRG-AFTER-02",
+                format!("{} fall back {distance}\"", name(state, unit)),
+            )),
+        }
+    }
+    // A friendly unit within 15" broke (WRG-RT-05), unless the tester is fighting.
+    let fighting: Vec<u16> = rounds.iter().flat_map(|r| r.units).collect();
+    let within = data.movement.distances.reaction_within;
+    for &b in &broke_now {
+        let (side, at) = (state.units[b as usize].side, state.units[b as usize].at);
+        for u in &state.units {
+            if u.side == side
+                && u.id != b
+                && u.on_table()
+                && u.motion != Motion::Routing
+                && !fighting.contains(&u.id)
+                && u.at.distance(at) <= within + 1e-9
+            {
+                triggers.push((u.id, Trigger::FriendBroke));
+            }
+        }
+    }
+    pursuit_blows(data, state, dice, &mut notes);
+    below_half(data, state, &before_melee, &under_attack, dice, &mut notes);
+
+    // The tests at the end of the period (WRG-RT-11).
+    for id in crate::test_phase::first_within_range(data, state) {
+        triggers.push((id, Trigger::FirstContactRange));
+    }
+    triggers.retain(|(id, _)| {
+        state.units[*id as usize].on_table() && state.units[*id as usize].motion != Motion::Routing
+    });
+    let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
+    notes.extend(taken.iter().map(|t| test_note(state, t)));
+    end(data, state, &mut notes);
+    notes
+}
+
+fn name(state: &State, id: u16) -> &str {
+    state.units.get(id as usize).map_or("?", |u| &u.name)
+}
+
+/// The start of the period: it begins (orders arriving now take effect), units off the table
+/// throw to return, messengers ride, and each side's dictations, signal and General's ride
+/// take effect; units breaking off turn and go.
+fn begin(
+    data: &Data,
+    state: &mut State,
+    plans: &[Plan; 2],
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) {
+    crate::state::begin_period(state);
+    notes.push(Note::new("WRG-MOVE-01", format!("Period {} begins", state.period)));
+    for u in &mut state.units {
+        if u.motion != Motion::Routing {
+            u.motion = Motion::Still;
+        }
+        u.moved = 0.0;
+    }
+    returns(data, state, dice, notes);
+    crate::state::ride_messengers(data, state);
+    for side in Side::BOTH {
+        let plan = &plans[side.index()];
+        if let Some(g) = &plan.general {
+            ride_general(state, side, g);
+        }
+        for d in &plan.dictate {
+            let Some(u) = state.units.get_mut(d.unit as usize) else { continue };
+            if u.awaiting_order {
+                u.standing = Standing::Active { order: d.order.clone() };
+                u.awaiting_order = false;
+                u.incoming = None;
+                notes.push(Note::new(
+                    "WRG-RRES-05",
+                    format!("{} take a new order at once", u.name),
+                ));
+            } else {
+                crate::state::apply_dictate(state, side, d.unit, &d.order);
+                notes.push(Note::new(
+                    "WRG-CHORD-02",
+                    format!("{side}'s General dictates a new order for {}", name(state, d.unit)),
+                ));
+            }
+        }
+        if let Some(k) = plan.signal
+            && let Ok(reached) = crate::state::give_signal(data, state, side, k as usize)
+        {
+            notes.push(Note::new(
+                "WRG-CHORD-08",
+                format!("{side}'s General gives signal {k}: {} units see it", reached.len()),
+            ));
+        }
+        for &id in &plan.break_off {
+            break_off(data, state, id, dice, notes);
+        }
+    }
+}
+
+/// The General rides to a point, or to a unit's standard and joins it (WRG-CHORD-04, -10).
+fn ride_general(state: &mut State, side: Side, to: &crate::plan::GeneralMove) {
+    let unit_at = to.join.and_then(|j| state.units.get(j as usize)).map(|u| u.at);
+    let Some(g) = state.generals.iter_mut().find(|g| g.side == side) else { return };
+    match (to.join, unit_at) {
+        (Some(j), Some(at)) => {
+            g.at = at;
+            g.attached = Some(j);
+        }
+        _ => {
+            g.at = Point::new(to.x, to.y);
+            g.attached = None;
+        }
+    }
+}
+
+/// A General with a unit stays at its standard (WRG-CHORD-10).
+fn follow_generals(state: &mut State) {
+    for g in &mut state.generals {
+        if let Some(u) = g.attached.and_then(|j| state.units.get(j as usize)) {
+            if u.on_table() {
+                g.at = u.at;
+            } else {
+                g.attached = None;
+            }
+        }
+    }
+}
+
+/// Units off the table throw to come back at the start of each period (WRG-LEAVE-01 .. -04).
+fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mut Vec<Note>) {
+    let (w, h) = (state.table.width, state.table.height);
+    for i in 0..state.units.len() {
+        let Some(away) = state.units[i].away else { continue };
+        if matches!(away.state, OffTable::Gone | OffTable::Returned) || away.left_in >= state.period {
+            continue;
+        }
+        let status = state.units[i].status;
+        let (next, rolls) = crate::after::return_throw(data, status, away.state, dice);
+        let u = &mut state.units[i];
+        match next {
+            OffTable::Returned => {
+                let back = away.facing.reversed();
+                let depth = u.block.ranks() as f64 * data.base(u.troop).depth;
+                let at = Point::new(away.at.x.clamp(0.0, w), away.at.y.clamp(0.0, h));
+                u.at = Point::new(
+                    (at.x + back.vector().x * depth).clamp(depth, (w - depth).max(depth)),
+                    (at.y + back.vector().y * depth).clamp(depth, (h - depth).max(depth)),
+                );
+                u.facing = back;
+                u.away = None;
+                u.rout = None;
+                u.motion = Motion::Still;
+                u.standing = Standing::Waiting;
+                notes.push(
+                    Note::new("WRG-LEAVE-02", format!("{} return to the table", u.name))
+                        .with_rolls(rolls),
+                );
+            }
+            OffTable::Delayed { periods } => {
+                u.away = Some(Away { state: next, ..away });
+                if !rolls.is_empty() {
+                    notes.push(
+                        Note::new(
+                            "WRG-LEAVE-03",
+                            format!("{} are seen in the distance: back in {periods} periods", u.name),
+                        )
+                        .with_rolls(rolls),
+                    );
+                }
+            }
+            OffTable::Gone => {
+                u.away = Some(Away { state: next, ..away });
+                notes.push(
+                    Note::new("WRG-LEAVE-04", format!("{} do not return", u.name))
+                        .with_rolls(rolls),
+                );
+            }
+            OffTable::Throwing { .. } => {
+                u.away = Some(Away { state: next, ..away });
+                notes.push(
+                    Note::new("WRG-LEAVE-01", format!("{} stay away this period", u.name))
+                        .with_rolls(rolls),
+                );
+            }
+        }
+    }
+}
+
+/// A unit leaves the table; pursued off or sent off by the below-half test it never returns
+/// (WRG-LEAVE-01, -05, WRG-PURS-06).
+fn leave(state: &mut State, id: u16, why: Left, notes: &mut Vec<Note>) {
+    let period = state.period;
+    let Some(u) = state.units.get_mut(id as usize) else { return };
+    if u.away.is_none() {
+        u.away = Some(Away {
+            state: crate::after::left_table(why),
+            at: u.at,
+            facing: u.facing,
+            left_in: period,
+        });
+    }
+    u.pursuit = None;
+    let rule = match why {
+        Left::Ordinary => "WRG-LEAVE-01",
+        Left::Pursued => "WRG-PURS-06",
+        Left::BelowHalf => "WRG-RT-09",
+    };
+    notes.push(Note::new(rule, format!("{} leave the table", u.name)).and("WRG-LEAVE-05"));
+    for g in &mut state.generals {
+        if g.attached == Some(id) {
+            g.attached = None;
+        }
+    }
+}
+
+/// A unit in hand-to-hand breaks off: the enemy strikes once as it turns, then it runs at
+/// rout speed; if the enemy could still reach it, it counts as routed (WRG-BRK-01 .. -03).
+fn break_off(
+    data: &Data,
+    state: &mut State,
+    id: u16,
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) {
+    let enemies: Vec<u16> = crate::melee_phase::contacts(data, state)
+        .into_iter()
+        .filter_map(|(a, b)| {
+            if a == id {
+                Some(b)
+            } else if b == id {
+                Some(a)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let Some(&enemy) = enemies.first() else { return };
+    if let Some(b) = crate::melee_phase::free_blow(data, state, enemy, id, dice) {
+        notes.push(blow_note(state, &b, "WRG-BRK-02"));
+    }
+    let u = &mut state.units[id as usize];
+    let run = crate::moves::rout_speed(data, u.troop, 1);
+    let back = u.facing.reversed();
+    u.facing = back;
+    u.at += back.vector() * run;
+    u.motion = Motion::Retired;
+    u.moved = run;
+    u.fight_periods = 0;
+    u.pushed_back = 0;
+    let (troop, at) = (state.units[enemy as usize].troop, state.units[enemy as usize].at);
+    let reach = data.moves(troop).charge.unwrap_or(data.moves(troop).normal);
+    let gap = at.distance(state.units[id as usize].at);
+    let routed = crate::after::break_off(true, gap, reach).is_some_and(|b| b.routed);
+    if routed {
+        break_unit(state, id);
+        notes.push(Note::new(
+            "WRG-BRK-03",
+            format!("{} break off but are still within reach: routed", name(state, id)),
+        ));
+        start_pursuit(data, state, enemy, id, dice, notes);
+    } else {
+        notes.push(Note::new(
+            "WRG-BRK-01",
+            format!("{} break off and get clear {run}\"", name(state, id)),
+        ));
+    }
+}
+
+/// The victor of a fight pursues the unit it broke, striking once as it turns
+/// (WRG-PURS-01, -02): unless it is an engine, holds a Hold order, is routing itself or is
+/// still fighting another enemy.
+fn start_pursuit(
+    data: &Data,
+    state: &mut State,
+    winner: u16,
+    router: u16,
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) {
+    let w = &state.units[winner as usize];
+    let holding = matches!(
+        w.standing.order().map(|o| &o.verb),
+        Some(crate::orders::Verb::Hold { .. })
+    );
+    let busy = crate::melee_phase::contacts(data, state)
+        .iter()
+        .any(|&(a, b)| (a == winner && b != router) || (b == winner && a != router));
+    if w.troop.is_engine() || holding || w.motion == Motion::Routing || busy || !w.on_table() {
+        return;
+    }
+    let from = w.at;
+    state.units[winner as usize].pursuit =
+        Some(Pursuit { target: router, periods: 0, from, farthest: 0.0 });
+    notes.push(Note::new(
+        "WRG-PURS-01",
+        format!("{} pursue {}", name(state, winner), name(state, router)),
+    ));
+    if let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice) {
+        notes.push(blow_note(state, &b, "WRG-PURS-02"));
+    }
+}
+
+fn blow_note(state: &State, b: &crate::melee_phase::Blow, rule: &'static str) -> Note {
+    Note::new(
+        rule,
+        format!(
+            "{} strike {} without reply: {} figures, {} men lost",
+            name(state, b.striker),
+            name(state, b.target),
+            b.figures,
+            b.men
+        ),
+    )
+    .and("WRG-PURS-05")
+    .with_rolls(b.rolls.clone())
+}
+
+/// Pursuers still in contact with their routers at the end of the period strike again
+/// (WRG-PURS-02).
+fn pursuit_blows(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mut Vec<Note>) {
+    for i in 0..state.units.len() {
+        let Some(p) = state.units[i].pursuit else { continue };
+        let (u, t) = (&state.units[i], &state.units[p.target as usize]);
+        if !u.on_table() || !t.on_table() {
+            continue;
+        }
+        let touching = u
+            .block
+            .footprint(data, u.troop, u.at, u.facing)
+            .touches(&t.block.footprint(data, t.troop, t.at, t.facing), CONTACT);
+        if touching
+            && let Some(b) = crate::melee_phase::free_blow(data, state, i as u16, p.target, dice)
+        {
+            notes.push(blow_note(state, &b, "WRG-PURS-02"));
+        }
+    }
+}
+
+/// The General's share of a loss to the unit he is with (WRG-GEN-01, -02).
+fn general_share(data: &Data, state: &mut State, unit: u16, men: u32, notes: &mut Vec<Note>) {
+    if men == 0 {
+        return;
+    }
+    let figures = state.units.get(unit as usize).map_or(0, |u| u.block.figures) + 1;
+    for g in &mut state.generals {
+        if g.attached == Some(unit) && !g.risk.fallen(data) && g.risk.share(data, men, figures) {
+            g.attached = None;
+            notes.push(Note::new("WRG-GEN-02", format!("{}'s General falls", g.side)).and("WRG-GEN-01"));
+        }
+    }
+}
+
+/// A General in a unit that surrenders goes with it once his figure has lost 10 men
+/// (WRG-AFTER-08).
+fn general_surrenders(data: &Data, state: &mut State, unit: u16, notes: &mut Vec<Note>) {
+    for g in &mut state.generals {
+        if g.attached == Some(unit) && crate::after::general_surrenders(g.risk.losses) {
+            g.risk.losses = data.casualties.men_per_figure as f64;
+            g.attached = None;
+            notes.push(Note::new("WRG-AFTER-08", format!("{}'s General is taken prisoner", g.side)));
+        }
+    }
+}
+
+/// Units that fell below half their starting figures since `before` test at once; a result
+/// worse than Halt takes them off the table for good, or into captivity when they are fighting
+/// and cannot get away (WRG-RT-07, -09).
+fn below_half(
+    data: &Data,
+    state: &mut State,
+    before: &[u32],
+    under_attack: &[u16],
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) {
+    let fallen: Vec<(u16, Trigger)> = state
+        .units
+        .iter()
+        .filter(|u| u.on_table() && u.motion != Motion::Routing)
+        .filter(|u| falls_below_half(u.start_figures, before[u.id as usize], u.block.figures))
+        .map(|u| (u.id, Trigger::BelowHalf))
+        .collect();
+    if fallen.is_empty() {
+        return;
+    }
+    let fighting: Vec<u16> =
+        crate::melee_phase::contacts(data, state).iter().flat_map(|&(a, b)| [a, b]).collect();
+    let taken = crate::test_phase::take_tests(data, state, &fallen, under_attack, dice);
+    for t in &taken {
+        notes.push(test_note(state, t));
+        let in_combat = fighting.contains(&t.unit);
+        let blocked = in_combat && crate::melee_phase::cut_off(data, state, t.unit);
+        match below_half_consequence(t.outcome.effect, in_combat, blocked) {
+            BelowHalf::AsRead => {}
+            BelowHalf::LeavesField => {
+                let u = &mut state.units[t.unit as usize];
+                u.rout = None;
+                u.motion = Motion::Retired;
+                u.standing.close(Closed::Displaced);
+                leave(state, t.unit, Left::BelowHalf, notes);
+            }
+            BelowHalf::Surrenders => {
+                let u = &mut state.units[t.unit as usize];
+                let n = u.block.figures;
+                u.block.lose(n);
+                let taker = u.side.other();
+                state.prisoners[taker.index()] += n;
+                notes.push(Note::new(
+                    "WRG-RT-09",
+                    format!("{} are cut off and surrender: {n} figures", name(state, t.unit)),
+                ));
+                general_surrenders(data, state, t.unit, notes);
+            }
+        }
+    }
+}
+
+/// The end of the period: routers that have outdistanced pursuit or met their General rally;
+/// pursuits whose routers are gone or rallied end and the pursuers fall back 10"; the plans
+/// are spent (WRG-ROUT-03, -08, WRG-R-23, WRG-PURS-03, -04).
+fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
+    for i in 0..state.units.len() {
+        let u = &state.units[i];
+        let Some(rout) = u.rout else { continue };
+        if !u.on_table() || rout.broke_in == state.period {
+            continue;
+        }
+        let id = u.id;
+        let mut in_contact = false;
+        let mut reachable = false;
+        for p in state.units.iter().filter(|p| p.pursuit.is_some_and(|x| x.target == id)) {
+            if !p.on_table() {
+                continue;
+            }
+            let k = p.pursuit.map_or(1, |x| x.periods + 1);
+            let gap = p.at.distance(u.at);
+            in_contact |= p
+                .block
+                .footprint(data, p.troop, p.at, p.facing)
+                .touches(&u.block.footprint(data, u.troop, u.at, u.facing), CONTACT);
+            reachable |= !crate::after::outdistanced(gap, crate::moves::pursuit_speed(data, p.troop, k), false);
+        }
+        let met = state
+            .generals
+            .iter()
+            .any(|g| g.side == u.side && !g.risk.fallen(data) && g.at.distance(u.at) <= 1.0);
+        let outdistanced = !in_contact && !reachable;
+        if crate::after::rallies(crate::after::RoutState {
+            met_by_general: met,
+            passed_fresh_troops: false,
+            outdistanced,
+        }) {
+            let enemy = nearest_enemy(state, i);
+            let u = &mut state.units[i];
+            u.rout = None;
+            u.motion = Motion::Still;
+            u.standing = Standing::Waiting;
+            if let Some(e) = enemy
+                && let Some(f) = tabletop::geometry::Facing::from_vector(e - u.at)
+            {
+                u.facing = f;
+            }
+            let rule = if met { "WRG-ROUT-03" } else { "WRG-R-23" };
+            notes.push(Note::new(rule, format!("{} rally and wait for orders", u.name)).and("WRG-ROUT-08"));
+        }
+    }
+    for i in 0..state.units.len() {
+        let Some(p) = state.units[i].pursuit else { continue };
+        let t = &state.units[p.target as usize];
+        if t.on_table() && t.rout.is_some() {
+            continue;
+        }
+        let u = &mut state.units[i];
+        u.pursuit = None;
+        if u.on_table() {
+            let back = crate::after::pursuer_rally_point(data, p.farthest);
+            let dir = u.at - p.from;
+            let len = dir.length();
+            if len > 1e-9 {
+                u.at = p.from + dir * (back.min(len) / len);
+            }
+            notes.push(
+                Note::new("WRG-PURS-03", format!("{} give up the pursuit and fall back", u.name))
+                    .and("WRG-PURS-04"),
+            );
+        }
+    }
+    state.plans = [None, None];
+}
+
+fn nearest_enemy(state: &State, i: usize) -> Option<Point> {
+    let u = &state.units[i];
+    state
+        .units
+        .iter()
+        .filter(|e| e.side != u.side && e.on_table())
+        .min_by(|a, b| a.at.distance(u.at).total_cmp(&b.at.distance(u.at)))
+        .map(|e| e.at)
+}
+
+/// A reaction test told for the log (WRG-RTP-01 .. -04 and the trigger's rule).
+pub fn test_note(state: &State, t: &Taken) -> Note {
+    Note {
+        rules: vec![RuleId::new(t.trigger.rule()), RuleId::new("WRG-RTP-04")],
+        text: format!(
+            "{} test: {} dice make {}, score {} on chart {}: {:?}",
+            name(state, t.unit),
+            t.outcome.dice_count,
+            t.outcome.dice_total,
+            t.outcome.score,
+            t.outcome.chart,
+            t.outcome.effect
+        ),
+        rolls: t.rolls.clone(),
+    }
+}
