@@ -232,8 +232,8 @@ fn validate(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
                 .validate(&source)
                 .map(|_| format!("{} scenario", rules.id()))
                 .map_err(|d| d.to_string()),
-            Ok(Loaded::CheckOnly(id, source)) => {
-                registry::check_only(id, &source).map_err(|d| d.to_string())
+            Ok(Loaded::ArmyList(source)) => {
+                registry::check_army_list(&source).map_err(|d| d.to_string())
             }
             Ok(Loaded::Record(rules, record)) => rules
                 .replay(&record)
@@ -280,11 +280,8 @@ fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn Hosted
             }
             rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
-        Loaded::CheckOnly(id, _) => {
-            bail!(
-                "{}: the rule set '{id}' cannot be played or drawn yet; `validate` checks its files",
-                path.display()
-            )
+        Loaded::ArmyList(_) => {
+            bail!("{}: an army list has no table to draw; `validate` checks it", path.display())
         }
     }
 }

@@ -11,8 +11,8 @@ pub enum Loaded<'r> {
     Scenario(&'r dyn HostedRuleSet, Source),
     /// A game record (JSON).
     Record(&'r dyn HostedRuleSet, Record),
-    /// A file of a rule set whose files can be checked but which cannot be played yet.
-    CheckOnly(&'static str, Source),
+    /// A WRG 1969 army list (TOML), checked but not played.
+    ArmyList(Source),
 }
 
 /// Reads a file and decides what it is: a `.json` file is a game record; anything else is a
@@ -38,7 +38,7 @@ pub fn load<'r>(path: &Path, registry: &'r Registry) -> anyhow::Result<Loaded<'r
     let id = declared_ruleset(&text).or_else(|| {
         path.ancestors()
             .filter_map(|a| a.file_name()?.to_str())
-            .find(|n| registry.get(n).is_some() || crate::registry::CHECK_ONLY.contains(n))
+            .find(|n| registry.get(n).is_some())
             .map(str::to_string)
     });
     let Some(id) = id else {
@@ -48,11 +48,11 @@ pub fn load<'r>(path: &Path, registry: &'r Registry) -> anyhow::Result<Loaded<'r
             registry.ids()
         );
     };
+    if crate::registry::is_army_list(&id, &text) {
+        return Ok(Loaded::ArmyList(Source::new(name, text)));
+    }
     if let Some(rules) = registry.get(&id) {
         return Ok(Loaded::Scenario(rules, Source::new(name, text)));
-    }
-    if let Some(&known) = crate::registry::CHECK_ONLY.iter().find(|k| **k == id) {
-        return Ok(Loaded::CheckOnly(known, Source::new(name, text)));
     }
     bail!("{name}: unknown rule set '{id}' (known: {})", registry.ids())
 }

@@ -2,7 +2,7 @@
 
 use std::sync::OnceLock;
 use tabletop::host::{Host, Registry};
-use tabletop::{Diagnostic, Diagnostics, Source};
+use tabletop::{Diagnostics, Source};
 
 /// Every rule set the binary knows, by ID, each with its bots: `random` and `mcts` for every
 /// rule set (from the `bots` crate), then the rule set's own scripted bots where it has them.
@@ -14,35 +14,27 @@ pub fn rulesets() -> &'static Registry {
         r.add(Box::new(othw::search::register(bots::with_standard_bots(Host::new(
             othw::Othw::new(),
         )))));
+        r.add(Box::new(wrg1969::bot::register(bots::with_standard_bots(Host::new(
+            wrg1969::Wrg1969::new(),
+        )))));
         r
     })
 }
 
-/// Rule sets whose scenario and army-list files can be checked but which cannot be played yet.
-pub const CHECK_ONLY: [&str; 1] = ["wrg1969"];
-
-/// Checks a file of a check-only rule set; on success says what the file is.
-pub fn check_only(id: &str, source: &Source) -> Result<String, Diagnostics> {
-    match id {
-        "wrg1969" => {
-            let data = wrg1969::data::Data::embedded()?;
-            if crate::files::top_level_string(&source.text, "prototype").is_some() {
-                let army = wrg1969::army::load(&data, source)?;
-                Ok(format!("wrg1969 army list, {} points", army.points))
-            } else {
-                wrg1969::scenario::load(&data, source)?;
-                Ok("wrg1969 scenario; the rule set is not playable yet".into())
-            }
-        }
-        other => Err(Diagnostics::from(Diagnostic::whole_file(
-            source.name.clone(),
-            format!("the rule set '{other}' cannot check files"),
-        ))),
-    }
+/// Whether a file of rule set `id` is an army list rather than a scenario: WRG 1969 army lists
+/// name their `prototype`. Army lists are checked, not played.
+pub fn is_army_list(id: &str, text: &str) -> bool {
+    id == wrg1969::ID && crate::files::top_level_string(text, "prototype").is_some()
 }
 
-/// The rule sets with a referee, by ID. The WRG 1969 referee answers before the rule set can
-/// be played in full: tabletop players roll their own dice.
+/// Checks an army list; on success says what it is.
+pub fn check_army_list(source: &Source) -> Result<String, Diagnostics> {
+    let data = wrg1969::data::Data::embedded()?;
+    let army = wrg1969::army::load(&data, source)?;
+    Ok(format!("wrg1969 army list, {} points", army.points))
+}
+
+/// The rule sets with a referee, by ID: tabletop players roll their own dice and ask.
 pub const REFEREES: [&str; 2] = ["movement", "wrg1969"];
 
 /// Checks that `id` names a rule set with a referee, with a message listing those that have one.

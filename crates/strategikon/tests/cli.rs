@@ -355,7 +355,7 @@ fn referee_wrg1969_answers_the_slingers_example_and_the_rule_beyond_twenty() {
 }
 
 #[test]
-fn validate_checks_wrg1969_scenarios_and_army_lists_before_the_game_is_playable() {
+fn validate_checks_wrg1969_scenarios_and_army_lists() {
     let o = run(&[
         "validate",
         "scenarios/wrg1969/the_hill.toml",
@@ -371,10 +371,14 @@ fn validate_checks_wrg1969_scenarios_and_army_lists_before_the_game_is_playable(
     let o = run(&["validate", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("legion"), "{}", stderr(&o));
-    let o =
-        run(&["render", "scenarios/wrg1969/the_hill.toml", "-o", tmp("h.svg").to_str().unwrap()]);
+    let o = run(&[
+        "render",
+        "crates/wrg1969/data/armies/gallic.toml",
+        "-o",
+        tmp("g.svg").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stderr(&o).contains("cannot be played or drawn yet"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("an army list has no table"), "{}", stderr(&o));
 }
 
 #[test]

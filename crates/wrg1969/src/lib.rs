@@ -14,6 +14,7 @@
 
 pub mod after;
 pub mod army;
+pub mod bot;
 pub mod casualty;
 pub mod combat;
 pub mod data;

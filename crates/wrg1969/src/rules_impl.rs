@@ -359,7 +359,7 @@ impl RuleSet for Wrg1969 {
     }
 
     fn version(&self) -> &'static str {
-        "1"
+        env!("CARGO_PKG_VERSION")
     }
 
     fn load_scenario(&self, source: &Source) -> Result<Scenario, Diagnostics> {

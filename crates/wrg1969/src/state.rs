@@ -438,6 +438,18 @@ pub struct UnitView {
     /// Whether it has an order (known to its own side and the umpire only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub has_order: Option<bool>,
+    /// Its missile weapon, if any.
+    pub missile: Option<MissileWeapon>,
+    /// Men lost but not yet a whole figure.
+    pub carried: u32,
+    /// Broken and running.
+    pub routing: bool,
+    /// Pursuing routers.
+    pub pursuing: bool,
+    /// Off the table.
+    pub away: bool,
+    /// A new order is on its way or being digested (its own side and the umpire only).
+    pub incoming: bool,
 }
 
 /// What a viewer sees.
@@ -478,6 +490,16 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                     facing: u.facing.bearing_degrees(),
                     order: if own { u.standing.order().cloned() } else { None },
                     has_order: own.then(|| u.standing.order().is_some()),
+                    missile: u.missile,
+                    carried: u.carried,
+                    routing: u.rout.is_some(),
+                    pursuing: u.pursuit.is_some(),
+                    away: u.away.is_some(),
+                    incoming: own
+                        && (u.incoming.is_some()
+                            || state.messengers.iter().any(|m| {
+                                m.unit == u.id && m.errand == Errand::Out
+                            })),
                 }
             })
             .collect(),
