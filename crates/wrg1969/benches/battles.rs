@@ -57,9 +57,9 @@ const BATTLES: u64 = 20;
 /// 20 battles (seeds 1..=20) per sample: battles/s is 20 × the samples per second.
 #[divan::bench(sample_count = 10, sample_size = 1)]
 fn scripted_battles(bencher: divan::Bencher) {
-    bencher.counter(divan::counter::ItemsCount::new(BATTLES)).bench_local(|| {
-        (1..=BATTLES).map(battle).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-    });
+    bencher
+        .counter(divan::counter::ItemsCount::new(BATTLES))
+        .bench_local(|| (1..=BATTLES).map(battle).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1)));
     let (c, d) = (1..=BATTLES).map(battle).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
     println!(
         "per battle: {:.1} commands, {:.1} dice",

@@ -74,9 +74,8 @@ impl Scripted {
             let centre = area.polygon.centroid().unwrap_or(Point::new(0.0, 0.0));
             if let Some(u) = nearest(centre, seeing.copied()) {
                 taken.push(u.id);
-                let order = Order::new(Verb::Advance {
-                    to: Objective::Feature { id: area.name.clone() },
-                });
+                let order =
+                    Order::new(Verb::Advance { to: Objective::Feature { id: area.name.clone() } });
                 orders.push(Written { unit: u.id, order: Some(order) });
             }
         }
@@ -91,7 +90,10 @@ impl Scripted {
                 }
             } else {
                 let fewest = enemies.iter().map(|e| attackers[e.id as usize]).min().unwrap_or(0);
-                let open = enemies.iter().copied().filter(|e| attackers[e.id as usize] < 2.max(fewest + 1));
+                let open = enemies
+                    .iter()
+                    .copied()
+                    .filter(|e| attackers[e.id as usize] < 2.max(fewest + 1));
                 match nearest(u.at, open) {
                     Some(e) => {
                         attackers[e.id as usize] += 1;
@@ -123,9 +125,8 @@ impl Scripted {
         let enemies: Vec<&UnitView> =
             units.iter().filter(|u| u.side != side && u.figures > 0 && !u.routing).collect();
         let mut plan = Plan::default();
-        let target_gone = |id: u16| {
-            units.get(id as usize).is_none_or(|e| e.figures == 0 || e.routing || e.away)
-        };
+        let target_gone =
+            |id: u16| units.get(id as usize).is_none_or(|e| e.figures == 0 || e.routing || e.away);
         let mut wanting: Vec<(f64, u16, Order)> = Vec::new();
         for u in units.iter().filter(|u| u.side == side && u.figures > 0 && !u.routing && !u.away) {
             let stale = match u.order.as_ref().map(|o| &o.verb) {
@@ -172,11 +173,14 @@ impl Scripted {
                     let foe: Vec<&UnitView> = enemies.clone();
                     let mid = |v: &[&UnitView]| {
                         let n = v.len().max(1) as f64;
-                        let (x, y) = v.iter().fold((0.0, 0.0), |(x, y), u| (x + u.at.x, y + u.at.y));
+                        let (x, y) =
+                            v.iter().fold((0.0, 0.0), |(x, y), u| (x + u.at.x, y + u.at.y));
                         Point::new(x / n, y / n)
                     };
                     let (m, f) = (mid(&own), mid(&foe));
-                    let away = (m - f).normalized().map_or(tabletop::geometry::Vec2::new(0.0, 0.0), |v| v * 6.0);
+                    let away = (m - f)
+                        .normalized()
+                        .map_or(tabletop::geometry::Vec2::new(0.0, 0.0), |v| v * 6.0);
                     m + away
                 }
             };

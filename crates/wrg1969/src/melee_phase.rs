@@ -370,5 +370,12 @@ pub fn free_blow(
     let rem = remove(data, u.block.figures, u.carried, men);
     u.block.lose(rem.figures_removed);
     u.carried = rem.carried;
-    Some(Blow { striker, target, figures, rolls: rolls.to_vec(), men, figures_removed: rem.figures_removed })
+    Some(Blow {
+        striker,
+        target,
+        figures,
+        rolls: rolls.to_vec(),
+        men,
+        figures_removed: rem.figures_removed,
+    })
 }

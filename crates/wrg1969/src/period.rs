@@ -23,10 +23,8 @@ use tabletop::rules::{RuleId, Side};
 /// Resolves the period with both plans in `state.plans`, returning what happened.
 pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec<Note> {
     let mut notes = Vec::new();
-    let plans: [Plan; 2] = [
-        state.plans[0].clone().unwrap_or_default(),
-        state.plans[1].clone().unwrap_or_default(),
-    ];
+    let plans: [Plan; 2] =
+        [state.plans[0].clone().unwrap_or_default(), state.plans[1].clone().unwrap_or_default()];
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
 
@@ -64,11 +62,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         if h.figures_removed > 0 {
             notes.push(Note::new(
                 "WRG-CAS-03",
-                format!(
-                    "{} lose {} figures to missiles",
-                    name(state, h.unit),
-                    h.figures_removed
-                ),
+                format!("{} lose {} figures to missiles", name(state, h.unit), h.figures_removed),
             ));
         }
         general_share(data, state, h.unit, h.men, &mut notes);
@@ -111,7 +105,8 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         match *o {
             Fought::Broke { unit } => {
                 broke_now.push(unit);
-                notes.push(Note::new("WRG-ROUT-01", format!("{} break and run", name(state, unit))));
+                notes
+                    .push(Note::new("WRG-ROUT-01", format!("{} break and run", name(state, unit))));
                 let winners: Vec<u16> = rounds
                     .iter()
                     .filter_map(|r| match r.units {
@@ -216,10 +211,8 @@ fn begin(
                 u.standing = Standing::Active { order: d.order.clone() };
                 u.awaiting_order = false;
                 u.incoming = None;
-                notes.push(Note::new(
-                    "WRG-RRES-05",
-                    format!("{} take a new order at once", u.name),
-                ));
+                notes
+                    .push(Note::new("WRG-RRES-05", format!("{} take a new order at once", u.name)));
             } else {
                 crate::state::apply_dictate(state, side, d.unit, &d.order);
                 notes.push(Note::new(
@@ -276,7 +269,8 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
     let (w, h) = (state.table.width, state.table.height);
     for i in 0..state.units.len() {
         let Some(away) = state.units[i].away else { continue };
-        if matches!(away.state, OffTable::Gone | OffTable::Returned) || away.left_in >= state.period {
+        if matches!(away.state, OffTable::Gone | OffTable::Returned) || away.left_in >= state.period
+        {
             continue;
         }
         let status = state.units[i].status;
@@ -307,7 +301,10 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
                     notes.push(
                         Note::new(
                             "WRG-LEAVE-03",
-                            format!("{} are seen in the distance: back in {periods} periods", u.name),
+                            format!(
+                                "{} are seen in the distance: back in {periods} periods",
+                                u.name
+                            ),
                         )
                         .with_rolls(rolls),
                     );
@@ -423,10 +420,8 @@ fn start_pursuit(
     notes: &mut Vec<Note>,
 ) {
     let w = &state.units[winner as usize];
-    let holding = matches!(
-        w.standing.order().map(|o| &o.verb),
-        Some(crate::orders::Verb::Hold { .. })
-    );
+    let holding =
+        matches!(w.standing.order().map(|o| &o.verb), Some(crate::orders::Verb::Hold { .. }));
     let busy = crate::melee_phase::contacts(data, state)
         .iter()
         .any(|&(a, b)| (a == winner && b != router) || (b == winner && a != router));
@@ -490,7 +485,9 @@ fn general_share(data: &Data, state: &mut State, unit: u16, men: u32, notes: &mu
     for g in &mut state.generals {
         if g.attached == Some(unit) && !g.risk.fallen(data) && g.risk.share(data, men, figures) {
             g.attached = None;
-            notes.push(Note::new("WRG-GEN-02", format!("{}'s General falls", g.side)).and("WRG-GEN-01"));
+            notes.push(
+                Note::new("WRG-GEN-02", format!("{}'s General falls", g.side)).and("WRG-GEN-01"),
+            );
         }
     }
 }
@@ -502,7 +499,8 @@ fn general_surrenders(data: &Data, state: &mut State, unit: u16, notes: &mut Vec
         if g.attached == Some(unit) && crate::after::general_surrenders(g.risk.losses) {
             g.risk.losses = data.casualties.men_per_figure as f64;
             g.attached = None;
-            notes.push(Note::new("WRG-AFTER-08", format!("{}'s General is taken prisoner", g.side)));
+            notes
+                .push(Note::new("WRG-AFTER-08", format!("{}'s General is taken prisoner", g.side)));
         }
     }
 }
@@ -583,7 +581,11 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
                 .block
                 .footprint(data, p.troop, p.at, p.facing)
                 .touches(&u.block.footprint(data, u.troop, u.at, u.facing), CONTACT);
-            reachable |= !crate::after::outdistanced(gap, crate::moves::pursuit_speed(data, p.troop, k), false);
+            reachable |= !crate::after::outdistanced(
+                gap,
+                crate::moves::pursuit_speed(data, p.troop, k),
+                false,
+            );
         }
         let met = state
             .generals
@@ -606,7 +608,9 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
                 u.facing = f;
             }
             let rule = if met { "WRG-ROUT-03" } else { "WRG-R-23" };
-            notes.push(Note::new(rule, format!("{} rally and wait for orders", u.name)).and("WRG-ROUT-08"));
+            notes.push(
+                Note::new(rule, format!("{} rally and wait for orders", u.name)).and("WRG-ROUT-08"),
+            );
         }
     }
     for i in 0..state.units.len() {

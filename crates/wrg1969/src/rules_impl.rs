@@ -23,8 +23,7 @@ use tabletop::dice::{DiceSource, Die, SeededDice};
 use tabletop::geometry::Point;
 use tabletop::render::{Mark, Piece, Scene};
 use tabletop::rules::{
-    Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, SideSummary, Summary,
-    Viewer,
+    Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, SideSummary, Summary, Viewer,
 };
 
 /// The WRG Ancient Wargames Rules (1969) with their tables.
@@ -197,9 +196,7 @@ impl Wrg1969 {
                 !st.units.iter().any(|u| {
                     u.side == *s
                         && u.block.figures > 0
-                        && u.away.is_none_or(|a| {
-                            !matches!(a.state, crate::after::OffTable::Gone)
-                        })
+                        && u.away.is_none_or(|a| !matches!(a.state, crate::after::OffTable::Gone))
                 })
             })
             .collect();
@@ -234,13 +231,18 @@ impl Wrg1969 {
         let seen = events_seen(data, st, side);
         for (i, d) in plan.dictate.iter().enumerate() {
             if plan.dictate[..i].iter().any(|x| x.unit == d.unit) {
-                return Err(Refusal::new("WRG-ORD-14", format!("unit {} is given two orders", d.unit)));
+                return Err(Refusal::new(
+                    "WRG-ORD-14",
+                    format!("unit {} is given two orders", d.unit),
+                ));
             }
             let u = st
                 .units
                 .get(d.unit as usize)
                 .filter(|u| u.side == side && u.on_table())
-                .ok_or_else(|| Refusal::new("WRG-ORD-14", format!("{side} has no unit {}", d.unit)))?;
+                .ok_or_else(|| {
+                    Refusal::new("WRG-ORD-14", format!("{side} has no unit {}", d.unit))
+                })?;
             if u.awaiting_order {
                 let table = &st.table;
                 check_order(&d.order, u.troop, |id| {
@@ -330,7 +332,9 @@ fn check_general_ride(
             .get(j as usize)
             .filter(|u| u.side == side && u.on_table())
             .map(|u| u.at)
-            .ok_or_else(|| Refusal::new("WRG-CHORD-10", format!("{side} has no unit {j} to join")))?,
+            .ok_or_else(|| {
+                Refusal::new("WRG-CHORD-10", format!("{side} has no unit {j} to join"))
+            })?,
         None => Point::new(to.x, to.y),
     };
     if !target.x.is_finite() || !target.y.is_finite() || !st.table.contains_point(target) {
@@ -430,7 +434,8 @@ impl RuleSet for Wrg1969 {
                 self.apply(&mut next, &planned);
                 let mut rec = Recording { inner: dice, faces: Vec::new() };
                 let notes = crate::period::resolve(&self.data, &mut next, &mut rec);
-                let mut events = vec![planned, Event::Resolved { period: st.period + 1, faces: rec.faces }];
+                let mut events =
+                    vec![planned, Event::Resolved { period: st.period + 1, faces: rec.faces }];
                 events.extend(notes.into_iter().map(Event::Noted));
                 Ok(events)
             }

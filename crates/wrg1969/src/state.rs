@@ -497,9 +497,10 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                     away: u.away.is_some(),
                     incoming: own
                         && (u.incoming.is_some()
-                            || state.messengers.iter().any(|m| {
-                                m.unit == u.id && m.errand == Errand::Out
-                            })),
+                            || state
+                                .messengers
+                                .iter()
+                                .any(|m| m.unit == u.id && m.errand == Errand::Out)),
                 }
             })
             .collect(),
