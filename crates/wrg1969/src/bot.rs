@@ -161,7 +161,7 @@ impl Scripted {
             }
         }
         if let Some(g) = view.generals.iter().find(|g| g.side == side && !g.fallen) {
-            let reach = rules.data.moves(crate::model::TroopType::LightCavalry).normal;
+            let reach = rules.data_for(st).moves(crate::model::TroopType::LightCavalry).normal;
             let routers = units.iter().filter(|u| u.side == side && u.routing && !u.away);
             let to = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
                 Some(u) => u.at,

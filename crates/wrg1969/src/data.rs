@@ -589,14 +589,18 @@ pub struct Prototypes {
     pub prototype: BTreeMap<String, Prototype>,
 }
 
+/// Men a figure stands for at the standard scale (WRG-SCALE-02).
+pub const STANDARD_MEN_PER_FIGURE: u32 = 20;
+
 /// The known variants and where they apply.
-pub const VARIANTS: [&str; 6] = [
+pub const VARIANTS: [&str; 7] = [
     "t7_elephant_vs_li",
     "t8_zero_fifteen",
     "t8_twelve_sixteen",
     "chariot_evade",
     "rout_slowdown",
     "push_back",
+    "scale",
 ];
 
 /// Every table, validated.
@@ -1089,6 +1093,7 @@ impl Data {
                 Slowdown::Flat => 0.0,
             },
             "push_back" => self.movement.distances.push_back,
+            "scale" => self.casualties.men_per_figure as f64,
             _ => return None,
         })
     }
@@ -1136,10 +1141,36 @@ impl Data {
                     if int == 0 { Slowdown::Flat } else { Slowdown::Cumulative };
             }
             "push_back" => d.movement.distances.push_back = val,
+            "scale" => d.set_scale(int.max(1) as u32),
             _ => return Err(format!("[WRG-R-45] unknown variant `{name}`")),
         }
         d.selected.insert(name.to_string(), option.to_string());
         Ok(d)
+    }
+
+    /// Sets the ground scale by the men a figure stands for: 20 is the standard scale; any
+    /// other is the optional 1 mm = 1 yard scale, where normal moves are doubled and a charge
+    /// is its listed distance plus one listed normal move (WRG-SCALE-04). Going back restores
+    /// the listed moves.
+    fn set_scale(&mut self, men_per_figure: u32) {
+        let was_large = self.casualties.men_per_figure != STANDARD_MEN_PER_FIGURE;
+        let to_large = men_per_figure != STANDARD_MEN_PER_FIGURE;
+        self.casualties.men_per_figure = men_per_figure;
+        for row in self.movement.moves.values_mut() {
+            match (was_large, to_large) {
+                (false, true) => {
+                    let listed = row.normal;
+                    row.normal = 2.0 * listed;
+                    row.charge = row.charge.map(|c| c + listed);
+                }
+                (true, false) => {
+                    let listed = row.normal / 2.0;
+                    row.normal = listed;
+                    row.charge = row.charge.map(|c| c - listed);
+                }
+                _ => {}
+            }
+        }
     }
 
     /// The tables with several variants selected, in order.

@@ -17,7 +17,7 @@ use crate::report::Note;
 use crate::scenario::{Scenario, eye, sees_area};
 use crate::state::{self, State, Written};
 use serde::{Deserialize, Serialize};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tabletop::diagnostics::{Diagnostics, Source};
 use tabletop::dice::{DiceSource, Die, SeededDice};
 use tabletop::geometry::Point;
@@ -26,11 +26,15 @@ use tabletop::rules::{
     Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, SideSummary, Summary, Viewer,
 };
 
+/// The tables with the readings chosen by a battle, made once per choice.
+type Readings = Arc<Mutex<Vec<(Vec<(String, String)>, Arc<Data>)>>>;
+
 /// The WRG Ancient Wargames Rules (1969) with their tables.
 #[derive(Clone, Debug)]
 pub struct Wrg1969 {
-    /// The tables.
+    /// The tables (the default readings).
     pub data: Arc<Data>,
+    readings: Readings,
 }
 
 impl Default for Wrg1969 {
@@ -44,12 +48,33 @@ impl Wrg1969 {
     /// load).
     pub fn new() -> Wrg1969 {
         let data = Data::embedded().unwrap_or_else(|e| panic!("embedded wrg1969 data: {e}"));
-        Wrg1969 { data: Arc::new(data) }
+        Wrg1969::with_data(data)
     }
 
     /// The rule set with other tables (a variant reading, house rules).
     pub fn with_data(data: Data) -> Wrg1969 {
-        Wrg1969 { data: Arc::new(data) }
+        Wrg1969 { data: Arc::new(data), readings: Readings::default() }
+    }
+
+    /// The tables a battle is played with: the rule set's, with the battle's chosen readings
+    /// (WRG-R-45). Each choice is made once and kept.
+    pub fn data_for(&self, st: &State) -> Arc<Data> {
+        if st.variants.is_empty() {
+            return self.data.clone();
+        }
+        let mut cache = self.readings.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, d)) = cache.iter().find(|(v, _)| *v == st.variants) {
+            return d.clone();
+        }
+        // The scenario's choices were checked when it loaded; one that no longer applies
+        // leaves the default reading.
+        let d = Arc::new(
+            self.data
+                .with_variants(st.variants.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                .unwrap_or_else(|_| (*self.data).clone()),
+        );
+        cache.push((st.variants.clone(), d.clone()));
+        d
     }
 }
 
@@ -203,7 +228,7 @@ impl Wrg1969 {
         if st.period < st.limit && wiped.is_empty() {
             return None;
         }
-        let scores = crate::scoring::scores(&self.data, st);
+        let scores = crate::scoring::scores(&self.data_for(st), st);
         let winner = crate::victory::winner(scores).map(|i| Side::BOTH[i]);
         let why = if wiped.is_empty() {
             format!("the time limit of {} periods", st.limit)
@@ -220,7 +245,7 @@ impl Wrg1969 {
     }
 
     fn check_plan(&self, st: &State, side: Side, plan: &Plan) -> Result<(), Refusal> {
-        let data = &*self.data;
+        let data = &*self.data_for(st);
         for (i, m) in plan.moves.iter().enumerate() {
             if plan.moves[..i].iter().any(|x| x.unit == m.unit) {
                 return Err(Refusal::new("WRG-R-08", format!("unit {} is moved twice", m.unit)));
@@ -433,7 +458,7 @@ impl RuleSet for Wrg1969 {
                 let mut next = st.clone();
                 self.apply(&mut next, &planned);
                 let mut rec = Recording { inner: dice, faces: Vec::new() };
-                let notes = crate::period::resolve(&self.data, &mut next, &mut rec);
+                let notes = crate::period::resolve(&self.data_for(st), &mut next, &mut rec);
                 let mut events =
                     vec![planned, Event::Resolved { period: st.period + 1, faces: rec.faces }];
                 events.extend(notes.into_iter().map(Event::Noted));
@@ -447,13 +472,15 @@ impl RuleSet for Wrg1969 {
             Event::Wrote { side, orders } => state::apply_written(st, *side, orders),
             Event::Planned { side, plan } => st.plans[side.index()] = Some(plan.clone()),
             Event::Resolved { faces, .. } => {
-                crate::period::resolve(&self.data, st, &mut Replay { faces, next: 0 });
+                let data = self.data_for(st);
+                crate::period::resolve(&data, st, &mut Replay { faces, next: 0 });
             }
             Event::Noted(_) => {}
         }
     }
 
     fn view(&self, st: &State, viewer: Viewer) -> View {
+        let data = self.data_for(st);
         View {
             turn: [st.period, st.limit],
             table: state::view(st, viewer),
@@ -465,11 +492,11 @@ impl RuleSet for Wrg1969 {
                     side: g.side,
                     at: g.at,
                     attached: g.attached,
-                    fallen: g.risk.fallen(&self.data),
+                    fallen: g.risk.fallen(&data),
                 })
                 .collect(),
             prisoners: st.prisoners,
-            scores: crate::scoring::scores(&self.data, st),
+            scores: crate::scoring::scores(&data, st),
         }
     }
 
@@ -482,7 +509,7 @@ impl RuleSet for Wrg1969 {
     }
 
     fn scene(&self, st: &State, viewer: Viewer) -> Scene {
-        scene(&self.data, st, viewer)
+        scene(&self.data_for(st), st, viewer)
     }
 
     fn turn(&self, st: &State) -> Option<u32> {
@@ -490,7 +517,7 @@ impl RuleSet for Wrg1969 {
     }
 
     fn summary(&self, st: &State) -> Summary {
-        let scores = crate::scoring::scores(&self.data, st);
+        let scores = crate::scoring::scores(&self.data_for(st), st);
         Summary {
             sides: Side::BOTH
                 .into_iter()
@@ -513,7 +540,7 @@ impl RuleSet for Wrg1969 {
     }
 
     fn evaluate(&self, st: &State, side: Side) -> Option<f64> {
-        let s = crate::scoring::scores(&self.data, st);
+        let s = crate::scoring::scores(&self.data_for(st), st);
         let total = f64::from(s[0]) + f64::from(s[1]);
         (total > 0.0).then(|| f64::from(s[side.index()]) / total)
     }

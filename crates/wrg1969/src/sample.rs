@@ -62,6 +62,7 @@ pub fn candidates(r: &Wrg1969, st: &State, side: Side, rng: &mut SeededDice) -> 
         return out;
     }
     out.push(Command::Plan(Plan::default()));
+    let data = r.data_for(st);
     let own: Vec<&crate::state::Unit> =
         st.units.iter().filter(|u| u.side == side && u.on_table()).collect();
     for _ in 0..4 {
@@ -86,13 +87,13 @@ pub fn candidates(r: &Wrg1969, st: &State, side: Side, rng: &mut SeededDice) -> 
                 }
                 2 => Step::StepBack { inches: 1.0 + 2.0 * unit_interval(rng) },
                 _ => {
-                    let reach = r.data.moves(u.troop).normal * unit_interval(rng);
+                    let reach = data.moves(u.troop).normal * unit_interval(rng);
                     let to = u.at + u.facing.vector() * reach;
                     Step::MoveTo { x: to.x, y: to.y, facing: None }
                 }
             };
             let m = UnitMove { unit: u.id, step };
-            if crate::move_phase::check_move(&r.data, st, side, &m).is_ok() {
+            if crate::move_phase::check_move(&data, st, side, &m).is_ok() {
                 plan.moves.push(m);
             }
         }

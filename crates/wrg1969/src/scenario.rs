@@ -170,6 +170,8 @@ pub struct Scenario {
     pub name: String,
     /// The time limit in periods.
     pub periods: u32,
+    /// Doubtful readings chosen for this battle (WRG-R-45): variant and option.
+    pub variants: Vec<(String, String)>,
     /// The table.
     pub table: Table,
     /// The objectives.
@@ -199,12 +201,19 @@ pub fn sees_area(table: &Table, from: Point, eye_height: f64, i: usize) -> bool 
 pub fn load(data: &Data, source: &Source) -> Result<Scenario, Diagnostics> {
     let doc = TomlDoc::parse(source)?;
     let mut p = doc.problems();
-    let mut allowed = vec![RULESET_KEY, "name", "periods", "objective", "side"];
+    let mut allowed = vec![RULESET_KEY, "name", "periods", "variants", "objective", "side"];
     allowed.extend(TABLE_KEYS);
     doc.check_top_level_keys(&allowed, &mut p);
     doc.check_ruleset(crate::ID, &mut p);
     let name: Option<String> = doc.section("name", &mut p);
     let periods: Option<u32> = doc.optional_section("periods", &mut p);
+    let variants: std::collections::BTreeMap<String, String> =
+        doc.optional_section("variants", &mut p).unwrap_or_default();
+    for (k, v) in &variants {
+        if let Err(e) = data.with_variant(k, v) {
+            p.error(FieldPath::root().key("variants").key(k), e);
+        }
+    }
     let table = parse_table(&doc, &mut p);
     let objectives_raw: Vec<(usize, RawObjective)> = doc.array("objective", &mut p);
     let sides_raw: Vec<(usize, RawSide)> = doc.array("side", &mut p);
@@ -446,6 +455,7 @@ pub fn load(data: &Data, source: &Source) -> Result<Scenario, Diagnostics> {
     p.finish_with(Scenario {
         name,
         periods: periods.unwrap_or(DEFAULT_PERIODS),
+        variants: variants.into_iter().collect(),
         table,
         objectives,
         sides,

@@ -193,6 +193,9 @@ pub struct State {
     /// Figures each side holds prisoner (WRG-AFTER-07, WRG-CHAMP-10).
     #[serde(default)]
     pub prisoners: [u32; 2],
+    /// The doubtful readings this battle is played with (WRG-R-45): variant and option.
+    #[serde(default)]
+    pub variants: Vec<(String, String)>,
 }
 
 /// Where a messenger is going.
@@ -331,6 +334,7 @@ pub fn setup(scenario: &Scenario) -> State {
         committed: [false, false],
         plans: [None, None],
         prisoners: [0, 0],
+        variants: scenario.variants.clone(),
     }
 }
 

@@ -177,3 +177,27 @@ fn a_variant_default_that_disagrees_with_the_table_is_refused() {
     let e = Data::from_sources(&s).unwrap_err().to_string();
     assert!(e.contains("variants.toml") && e.contains("t7_elephant_vs_li"), "{e}");
 }
+
+// Checks WRG-SCALE-04 (R-47: a selectable reading, not for competition).
+#[test]
+fn wrg_scale_04_the_one_mm_scale_doubles_moves_and_makes_figures_fifty_men() {
+    let d = data();
+    let big = d.with_variant("scale", "one_mm_one_yard").unwrap();
+    assert_eq!(big.casualties.men_per_figure, 50);
+    // Light cavalry at the standard scale, then at 1 mm = 1 yard.
+    let (lc, lc_big) = (d.moves(TroopType::LightCavalry), big.moves(TroopType::LightCavalry));
+    assert_eq!(lc_big.normal, 2.0 * lc.normal);
+    assert_eq!(lc_big.charge, Some(lc.charge.unwrap() + lc.normal));
+    // Troops that may not charge keep no charge.
+    let engine = big.moves(TroopType::StoneThrower);
+    assert_eq!(engine.charge, d.moves(TroopType::StoneThrower).charge);
+    // 60 men lost take one figure of 50 and carry 10.
+    let r = wrg1969::casualty::remove(&big, 10, 0, 60);
+    assert_eq!((r.figures_removed, r.carried), (1, 10));
+    // Selecting it twice changes nothing more; the standard scale restores the listed moves.
+    let twice = big.with_variant("scale", "one_mm_one_yard").unwrap();
+    assert_eq!(twice.moves(TroopType::LightCavalry), lc_big);
+    let back = twice.with_variant("scale", "standard").unwrap();
+    assert_eq!(back.moves(TroopType::LightCavalry), lc);
+    assert_eq!(back.casualties.men_per_figure, 20);
+}

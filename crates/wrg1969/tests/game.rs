@@ -207,3 +207,24 @@ fn the_scripted_general_changes_orders_only_by_messenger_or_at_a_units_request()
     }
     assert!(dictated > 0, "the scripted general never changed an order");
 }
+
+// Checks WRG-R-45: a battle may be played with another reading of a doubtful cell.
+#[test]
+fn wrg_r_45_a_scenario_chooses_its_readings_and_a_bad_choice_is_located() {
+    let text = scenario("the_ford.toml");
+    let chosen = text.replacen(
+        "periods = 30",
+        "periods = 30\nvariants = { rout_slowdown = \"flat\", push_back = \"reaction_aside\" }",
+        1,
+    );
+    let g = game("the_ford.toml", chosen, 1);
+    let r = Wrg1969::new();
+    let d = r.data_for(g.state());
+    assert_eq!(d.movement.distances.push_back, 2.5);
+    assert_eq!(d.movement.rout.slowdown, wrg1969::data::Slowdown::Flat);
+    assert_eq!(r.data.movement.distances.push_back, 3.0, "the default tables are untouched");
+    let bad = text.replacen("periods = 30", "periods = 30\nvariants = { push_back = \"far\" }", 1);
+    let e = r.load_scenario(&tabletop::Source::new("bad.toml", bad)).unwrap_err().to_string();
+    assert!(e.contains("bad.toml:") && e.contains("variants.push_back"), "{e}");
+    assert!(e.contains("no option `far`"), "{e}");
+}
