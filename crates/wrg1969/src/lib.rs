@@ -17,6 +17,7 @@ pub mod army;
 pub mod bot;
 pub mod casualty;
 pub mod combat;
+pub mod contact;
 pub mod data;
 pub mod fire;
 pub mod fire_phase;

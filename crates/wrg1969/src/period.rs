@@ -34,6 +34,9 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     for &(id, why) in &movement.left_table {
         leave(state, id, why, &mut notes);
     }
+    for &(charger, target) in &movement.charges {
+        crate::contact::line_up(data, state, charger, target);
+    }
     follow_generals(state);
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;

@@ -17,6 +17,7 @@ use crate::report::Note;
 use crate::scenario::{Scenario, eye, sees_area};
 use crate::state::{self, State, Written};
 use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
 use tabletop::diagnostics::{Diagnostics, Source};
 use tabletop::dice::{DiceSource, Die, SeededDice};
@@ -146,6 +147,14 @@ impl Narrate for Event {
     }
 }
 
+thread_local! {
+    /// The last period played by `execute` on this thread: the tables' identity, the state
+    /// before, the faces thrown and the state after. `apply` of the same period to an equal
+    /// state takes the result instead of playing the period again: the period is a pure
+    /// function of the tables, the state and the faces, so the result is the same.
+    static LAST_PERIOD: RefCell<Option<(usize, State, Vec<u8>, State)>> = const { RefCell::new(None) };
+}
+
 /// Dice that remember every face they show.
 struct Recording<'a> {
     inner: &'a mut dyn DiceSource,
@@ -253,7 +262,7 @@ impl Wrg1969 {
             crate::move_phase::check_move(data, st, side, m)?;
         }
         let mut messengers = 0;
-        let seen = events_seen(data, st, side);
+        let seen = if plan.dictate.is_empty() { 0 } else { events_seen(st, side) };
         for (i, d) in plan.dictate.iter().enumerate() {
             if plan.dictate[..i].iter().any(|x| x.unit == d.unit) {
                 return Err(Refusal::new(
@@ -299,7 +308,11 @@ impl Wrg1969 {
         if let Some(g) = &plan.general {
             check_general_ride(data, st, side, g)?;
         }
-        let contacts = crate::melee_phase::contacts(data, st);
+        let contacts = if plan.break_off.is_empty() {
+            Vec::new()
+        } else {
+            crate::melee_phase::contacts(data, st)
+        };
         for &id in &plan.break_off {
             let own = st.units.get(id as usize).is_some_and(|u| u.side == side && u.on_table());
             if !own || !contacts.iter().any(|&(a, b)| a == id || b == id) {
@@ -313,29 +326,20 @@ impl Wrg1969 {
     }
 }
 
-/// What a General has seen or had reported that new orders may answer (WRG-CHORD-01): every
-/// enemy unit he can see, and every unit of his that is broken, waiting for orders or has
-/// finished its order.
-pub fn events_seen(data: &Data, st: &State, side: Side) -> u32 {
-    let _ = data;
+/// Whether a General has something that new orders may answer (WRG-CHORD-01): a unit of his
+/// that is broken, waiting for orders or has finished its order, or an enemy unit he can see.
+/// Returns 1 at the first such thing found (the rules ask only whether there is one), else 0.
+pub fn events_seen(st: &State, side: Side) -> u32 {
     let Some(g) = state::general(st, side) else { return 0 };
-    let rule = tabletop::terrain::DefaultSightRule { see_into: 3.0 };
-    let mut n = 0;
-    for u in st.units.iter().filter(|u| u.on_table()) {
-        if u.side == side {
-            n += u32::from(u.rout.is_some() || u.awaiting_order || u.standing.order().is_none());
-        } else {
-            n += u32::from(tabletop::terrain::line_of_sight(
-                &st.table,
-                g.at,
-                eye(g.troop),
-                u.at,
-                eye(u.troop),
-                &rule,
-            ));
-        }
+    let own = st.units.iter().filter(|u| u.side == side && u.on_table());
+    if own.clone().any(|u| u.rout.is_some() || u.awaiting_order || u.standing.order().is_none()) {
+        return 1;
     }
-    n
+    let rule = tabletop::terrain::DefaultSightRule { see_into: 3.0 };
+    let seen = st.units.iter().filter(|u| u.side != side && u.on_table()).any(|u| {
+        tabletop::terrain::line_of_sight(&st.table, g.at, eye(g.troop), u.at, eye(u.troop), &rule)
+    });
+    u32::from(seen)
 }
 
 /// The General rides no farther than a messenger's normal move, to a point on the table or
@@ -457,8 +461,13 @@ impl RuleSet for Wrg1969 {
                 }
                 let mut next = st.clone();
                 self.apply(&mut next, &planned);
+                let before = next.clone();
                 let mut rec = Recording { inner: dice, faces: Vec::new() };
-                let notes = crate::period::resolve(&self.data_for(st), &mut next, &mut rec);
+                let data = self.data_for(st);
+                let notes = crate::period::resolve(&data, &mut next, &mut rec);
+                let key = Arc::as_ptr(&data) as usize;
+                LAST_PERIOD
+                    .with(|c| *c.borrow_mut() = Some((key, before, rec.faces.clone(), next)));
                 let mut events =
                     vec![planned, Event::Resolved { period: st.period + 1, faces: rec.faces }];
                 events.extend(notes.into_iter().map(Event::Noted));
@@ -473,7 +482,19 @@ impl RuleSet for Wrg1969 {
             Event::Planned { side, plan } => st.plans[side.index()] = Some(plan.clone()),
             Event::Resolved { faces, .. } => {
                 let data = self.data_for(st);
-                crate::period::resolve(&data, st, &mut Replay { faces, next: 0 });
+                let key = Arc::as_ptr(&data) as usize;
+                // The period this thread has just played in `execute`, if it is this one.
+                let played = LAST_PERIOD.with(|c| c.borrow_mut().take()).and_then(
+                    |(k, before, f, after)| {
+                        (k == key && f == *faces && before == *st).then_some(after)
+                    },
+                );
+                match played {
+                    Some(after) => *st = after,
+                    None => {
+                        crate::period::resolve(&data, st, &mut Replay { faces, next: 0 });
+                    }
+                }
             }
             Event::Noted(_) => {}
         }

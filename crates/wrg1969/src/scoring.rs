@@ -21,14 +21,16 @@ pub fn chargeable(data: &Data, state: &State, holder: &Unit) -> bool {
         .filter(|e| e.side != holder.side && e.on_table() && e.motion != Motion::Routing)
         .any(|e| {
             let Some(charge) = data.moves(e.troop).charge else { return false };
-            if !unit_sees(state, e, holder) {
+            // The cheap tests first: no charge covers more than its distance.
+            let gap = footprint(data, e).distance(&footprint(data, holder));
+            let need = gap.min(e.at.distance(holder.at));
+            if need > charge + 1e-9 {
                 return false;
             }
-            let gap = footprint(data, e).distance(&footprint(data, holder));
             let path = [e.at, holder.at];
             let (a, _) = reach_on_table(data, &state.table, e.troop, &path, charge);
             // The standard travels the gap plus half the charger's own depth to its front.
-            a.distance + 1e-9 >= gap.min(e.at.distance(holder.at))
+            a.distance + 1e-9 >= need && unit_sees(state, e, holder)
         })
 }
 
@@ -38,9 +40,8 @@ pub fn objective_hold(data: &Data, state: &State, k: usize) -> [Hold; 2] {
     let mut out = [Hold::Nobody; 2];
     let Some(obj) = state.objectives.get(k) else { return out };
     let Some(area) = state.table.areas.get(obj.area) else { return out };
-    let inside = |u: &Unit| {
-        u.on_table() && u.motion != Motion::Routing && area.polygon.contains(u.at)
-    };
+    let inside =
+        |u: &Unit| u.on_table() && u.motion != Motion::Routing && area.polygon.contains(u.at);
     let occupiers: Vec<&Unit> = state.units.iter().filter(|u| inside(u)).collect();
     for side in Side::BOTH {
         let mine: Vec<&&Unit> = occupiers.iter().filter(|u| u.side == side).collect();

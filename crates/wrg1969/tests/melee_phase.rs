@@ -127,3 +127,33 @@ fn broken_against_the_table_edge_half_surrender() {
     assert_eq!(st.units[9].motion, Motion::Routing);
     assert!((st.units[9].facing.bearing_degrees() - 180.0).abs() < 1e-9);
 }
+
+// Checks WRG-MELEE-01 after a charge that strikes at an angle: the charger lines up.
+#[test]
+fn wrg_melee_01_a_charger_striking_at_an_angle_lines_up_and_its_front_fights() {
+    let (d, mut st) = hill();
+    let cohort = st.units[0].clone();
+    // The warband arrives askew, a corner just touching the cohort's front.
+    st.units[11].at = cohort.at + Vec2::new(3.0, 2.2);
+    st.units[11].facing = Facing::from_bearing_degrees(215.0);
+    assert!(front_contact(&d, &st.units[11], &st.units[0]) < 3);
+    wrg1969::contact::line_up(&d, &mut st, 11, 0);
+    let w = &st.units[11];
+    // It now faces the cohort's front squarely, its front edge against it.
+    assert!((w.facing.bearing_degrees() - 180.0).abs() < 1e-9, "{}", w.facing.bearing_degrees());
+    assert!(contacts(&d, &st).contains(&(0, 11)));
+    let front = w.block.front_rank();
+    assert!(front_contact(&d, &st.units[11], &st.units[0]) >= front / 2, "too few in contact");
+    // A charger hitting the right flank lines up on the flank, facing west.
+    let (d, mut st) = hill();
+    let c = st.units[0].clone();
+    let r = c.facing.right();
+    st.units[11].at = c.at + r * 9.0 + c.facing.vector() * 0.3;
+    st.units[11].facing = Facing::from_bearing_degrees(250.0);
+    wrg1969::contact::line_up(&d, &mut st, 11, 0);
+    let bearing = st.units[11].facing.bearing_degrees();
+    let want = (c.facing.bearing_degrees() + 270.0).rem_euclid(360.0);
+    assert!((bearing - want).abs() < 1e-9, "{bearing} vs {want}");
+    // (It may touch the next cohort along too.)
+    assert!(contacts(&d, &st).contains(&(0, 11)));
+}
