@@ -12,7 +12,7 @@ use crate::after::{Left, OffTable};
 use crate::melee_phase::{CONTACT, Outcome as Fought};
 use crate::orders::{Closed, Standing};
 use crate::plan::Plan;
-use crate::reaction::{BelowHalf, Trigger, below_half_consequence, falls_below_half};
+use crate::reaction::{BelowHalf, Effect, Trigger, below_half_consequence, falls_below_half};
 use crate::report::Note;
 use crate::state::{Away, Motion, Pursuit, State, break_unit};
 use crate::test_phase::Taken;
@@ -650,18 +650,47 @@ fn nearest_enemy(state: &State, i: usize) -> Option<Point> {
         .map(|e| e.at)
 }
 
-/// A reaction test told for the log (WRG-RTP-01 .. -04 and the trigger's rule).
+/// What a test's result makes a unit do, in words.
+pub fn effect_words(e: Effect) -> String {
+    let for_periods = |what: &str, n: u32| match n {
+        1 => format!("{what} for 1 period"),
+        n => format!("{what} for {n} periods"),
+    };
+    match e {
+        Effect::Break => "break and run".into(),
+        Effect::Retreat { periods } => for_periods("retreat, backs to the enemy,", periods),
+        Effect::Retire { periods } => for_periods("retire, disorganised,", periods),
+        Effect::Halt { periods } => for_periods("halt", periods),
+        Effect::HaltDisorganised { periods } => for_periods("halt, disorganised,", periods),
+        Effect::CarryOn => "carry on".into(),
+        Effect::NewOrder => "await a new order from their general".into(),
+        Effect::UncontrolledAdvance { periods } => {
+            for_periods("advance out of control on the nearest enemy", periods)
+        }
+        Effect::FallBack { periods } => for_periods("fall back toward friends or cover", periods),
+        Effect::MoveTowardEnemy { periods } => {
+            for_periods("move toward the nearest enemy without charging", periods)
+        }
+    }
+}
+
+/// A reaction test told for the log (WRG-RTP-01 .. -04, the trigger's rule and the result's).
 pub fn test_note(state: &State, t: &Taken) -> Note {
     Note {
-        rules: vec![RuleId::new(t.trigger.rule()), RuleId::new("WRG-RTP-04")],
+        rules: vec![
+            RuleId::new(t.trigger.rule()),
+            RuleId::new("WRG-RTP-04"),
+            RuleId::new(t.outcome.effect.rule()),
+        ],
         text: format!(
-            "{} test: {} dice make {}, score {} on chart {}: {:?}",
+            "{} test: {} {} make {}, score {} on chart {}: {}",
             name(state, t.unit),
             t.outcome.dice_count,
+            if t.outcome.dice_count == 1 { "die" } else { "dice" },
             t.outcome.dice_total,
             t.outcome.score,
             t.outcome.chart,
-            t.outcome.effect
+            effect_words(t.outcome.effect)
         ),
         rolls: t.rolls.clone(),
     }

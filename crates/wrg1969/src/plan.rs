@@ -54,7 +54,6 @@ pub struct UnitMove {
     /// The unit's id.
     pub unit: u16,
     /// What it does.
-    #[serde(flatten)]
     pub step: Step,
 }
 

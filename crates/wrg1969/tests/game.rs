@@ -228,3 +228,17 @@ fn wrg_r_45_a_scenario_chooses_its_readings_and_a_bad_choice_is_located() {
     assert!(e.contains("bad.toml:") && e.contains("variants.push_back"), "{e}");
     assert!(e.contains("no option `far`"), "{e}");
 }
+
+#[test]
+fn a_plan_reads_back_from_json_and_unknown_fields_are_refused() {
+    let text = r#"{"command":"plan","moves":[{"unit":12,"step":{"kind":"halt"}}],
+        "dictate":[],"signal":null,"general":null,"break_off":[]}"#;
+    let c: Command = serde_json::from_str(text).expect("a plan parses");
+    let Command::Plan(p) = &c else { panic!("not a plan") };
+    assert_eq!(p.moves[0].step, wrg1969::plan::Step::Halt);
+    let round: Command = serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+    assert_eq!(round, c);
+    let bad = text.replace("\"unit\":12,", "\"unit\":12,\"speed\":3,");
+    let e = serde_json::from_str::<Command>(&bad).unwrap_err().to_string();
+    assert!(e.contains("speed"), "{e}");
+}
