@@ -7,6 +7,7 @@ use crate::after::{Side as FightSide, Verdict, judge};
 use crate::casualty::remove;
 use crate::combat::{From, Protection, Tactical, can_use_shield};
 use crate::melee::{Fighter, Group, strike};
+use crate::orders::Verb;
 use crate::random::roll_melee;
 use crate::state::{Motion, State, Unit};
 use serde::Serialize;
@@ -63,6 +64,20 @@ pub fn contacts(data: &Data, state: &State) -> Vec<(u16, u16)> {
     out
 }
 
+/// Front-rank figures of `u` not in contact that could lap round onto the flanks of `enemy`:
+/// those beyond the enemy's ends, as many as fit along its two flanks (WRG-MELEE-03, -04).
+/// The rules for when they may fight are in [`crate::melee::fighting_figures`].
+pub fn lappers(data: &Data, u: &Unit, enemy: &Unit, front: u32) -> u32 {
+    if front == 0 {
+        return 0;
+    }
+    let free = u.block.front_rank().saturating_sub(front);
+    let er = enemy.block.footprint(data, enemy.troop, enemy.at, enemy.facing);
+    let width = data.base(u.troop).front;
+    let per_flank = if width > 0.0 { (er.depth / width).floor().max(1.0) as u32 } else { 0 };
+    free.min(2 * per_flank)
+}
+
 fn fighter(
     data: &Data,
     state: &State,
@@ -72,13 +87,15 @@ fn fighter(
     dice: &mut dyn DiceSource,
 ) -> (Fighter, Vec<Roll>) {
     let front = front_contact(data, u, enemy);
+    let skirmishing_light = u.troop.is_light()
+        && matches!(u.standing.order().map(|o| &o.verb), Some(Verb::Skirmish { .. }));
     let placing = crate::melee::Placing {
         front_contact: front,
         second_rank: u.block.second_rank(),
         second_rank_shot: shot,
-        lapped: 0,
+        lapped: lappers(data, u, enemy, front),
         period: u.fight_periods + 1,
-        skirmishing_light: false,
+        skirmishing_light,
     };
     let (n, _) = crate::melee::fighting_figures(u.troop, u.status, &placing);
     let from = match direction_sector(enemy.facing, u.at - enemy.at) {

@@ -157,3 +157,28 @@ fn wrg_melee_01_a_charger_striking_at_an_angle_lines_up_and_its_front_fights() {
     // (It may touch the next cohort along too.)
     assert!(contacts(&d, &st).contains(&(0, 11)));
 }
+
+// Checks WRG-CHAMP-01 (the Notes' lap-round and second rank, in play: WRG-MELEE-02, -03).
+#[test]
+fn wrg_champ_01_lapping_round_and_the_second_rank_in_play() {
+    let (d, mut st) = charged();
+    // The warband narrows to 4 files (10 ranks deep): the cohort's front of 10 overlaps it.
+    st.units[11].block.files = 4;
+    wrg1969::contact::line_up(&d, &mut st, 11, 0);
+    let (cohort, band) = (&st.units[0], &st.units[11]);
+    assert_eq!((band.block.front_rank(), band.block.ranks()), (4, 10));
+    let front = front_contact(&d, cohort, band);
+    let lappers = wrg1969::melee_phase::lappers(&d, cohort, band, front);
+    // Four warband figures face three cohort figures' front centres; the other 7 are beyond
+    // its ends, and its 10-rank flanks have room for them all.
+    assert_eq!((front, lappers), (3, 7));
+    // First period of the fight: the front in contact and the second rank behind it.
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    let mut first = st.clone();
+    assert_eq!(fight_all(&d, &mut first, &[], &mut dice)[0].figures[0], 3 + 3);
+    // From the second period the lappers fight too.
+    st.units[0].fight_periods = 1;
+    st.units[11].fight_periods = 1;
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    assert_eq!(fight_all(&d, &mut st, &[], &mut dice)[0].figures[0], 3 + 3 + 7);
+}
