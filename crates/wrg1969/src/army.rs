@@ -172,6 +172,10 @@ pub struct Unit {
     /// An Asiatic levy (throws ordinary reaction dice, WRG-M-16).
     #[serde(default)]
     pub levy: bool,
+    /// Officer, standard-bearer and musician figures among its figures: they count, cost and
+    /// fight as the unit's own type (WRG-SCALE-06).
+    #[serde(default)]
+    pub command: u32,
 }
 
 /// A validated army.
@@ -291,6 +295,15 @@ pub fn load(data: &Data, source: &Source) -> Result<Army, Diagnostics> {
         }
         if u.figures == 0 || u.figures > MAX_FIGURES {
             p.error(("unit", *i, "figures"), format!("a unit has 1 to {MAX_FIGURES} figures"));
+        }
+        if u.command > u.figures {
+            p.error(
+                ("unit", *i, "command"),
+                format!(
+                    "[WRG-SCALE-06] command figures are counted among the unit's {} figures",
+                    u.figures
+                ),
+            );
         }
         if (u.troop == TroopType::Chariot) != u.chariot.is_some() {
             p.error(

@@ -221,3 +221,50 @@ fn wrg_scale_09_sword_armed_figures_carry_their_usual_missiles() {
             .all(|u| u.missile == Some(MissileWeapon::HandHurled))
     );
 }
+
+// Checks WRG-SCALE-06.
+#[test]
+fn wrg_scale_06_command_figures_count_and_cost_as_the_units_type() {
+    let d = data();
+    let plain = embedded(&d, "early_imperial_roman").unwrap().unwrap();
+    let with = load(
+        &d,
+        &roman_with(
+            "figures = 20\nmelee = \"pilum_infantry\"",
+            "figures = 20\ncommand = 3\nmelee = \"pilum_infantry\"",
+        ),
+    )
+    .unwrap();
+    // Officer, standard-bearer and musician are three of the cohort's 20 legionaries.
+    assert_eq!(with.units[0].command, 3);
+    assert_eq!(with.units[0].figures, 20);
+    assert_eq!(with.points, plain.points);
+    let e = load(
+        &d,
+        &roman_with(
+            "figures = 20\nmelee = \"pilum_infantry\"",
+            "figures = 20\ncommand = 21\nmelee = \"pilum_infantry\"",
+        ),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("unit[0].command") && e.contains("[WRG-SCALE-06]"), "{e}");
+}
+
+// Checks WRG-SCALE-08.
+#[test]
+fn wrg_scale_08_figures_use_the_weapons_they_carry() {
+    let d = data();
+    // The list says what the figures carry; in play the unit shoots and fights with exactly
+    // that. The cohort throws pila; without them it has no missile at all.
+    let a = embedded(&d, "early_imperial_roman").unwrap().unwrap();
+    assert_eq!(a.units[0].missile, Some(MissileWeapon::HandHurled));
+    assert_eq!(a.units[0].melee, MeleeClass::PilumInfantry);
+    let bare = load(&d, &roman_with("missile = \"hand_hurled\"\n", "")).unwrap();
+    assert_eq!(bare.units[0].missile, None);
+    // A weapon no figure of that type can carry is refused at its line.
+    let e = load(&d, &roman_with("missile = \"hand_hurled\"", "missile = \"longbow\""))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unit[0].missile"), "{e}");
+}
