@@ -232,8 +232,8 @@ fn validate(paths: &[PathBuf]) -> anyhow::Result<ExitCode> {
                 .validate(&source)
                 .map(|_| format!("{} scenario", rules.id()))
                 .map_err(|d| d.to_string()),
-            Ok(Loaded::ArmyList(source)) => {
-                registry::check_army_list(&source).map_err(|d| d.to_string())
+            Ok(Loaded::Roster(source)) => {
+                registry::check_roster(&source).map_err(|d| d.to_string())
             }
             Ok(Loaded::Record(rules, record)) => rules
                 .replay(&record)
@@ -280,7 +280,7 @@ fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn Hosted
             }
             rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
-        Loaded::ArmyList(_) => {
+        Loaded::Roster(_) => {
             bail!("{}: an army list has no table to draw; `validate` checks it", path.display())
         }
     }

@@ -11,8 +11,8 @@ pub enum Loaded<'r> {
     Scenario(&'r dyn HostedRuleSet, Source),
     /// A game record (JSON).
     Record(&'r dyn HostedRuleSet, Record),
-    /// A WRG 1969 army list (TOML), checked but not played.
-    ArmyList(Source),
+    /// A WRG 1969 army list or championship entry list (TOML), checked but not played.
+    Roster(Source),
 }
 
 /// Reads a file and decides what it is: a `.json` file is a game record; anything else is a
@@ -48,8 +48,8 @@ pub fn load<'r>(path: &Path, registry: &'r Registry) -> anyhow::Result<Loaded<'r
             registry.ids()
         );
     };
-    if crate::registry::is_army_list(&id, &text) {
-        return Ok(Loaded::ArmyList(Source::new(name, text)));
+    if crate::registry::is_roster(&id, &text) {
+        return Ok(Loaded::Roster(Source::new(name, text)));
     }
     if let Some(rules) = registry.get(&id) {
         return Ok(Loaded::Scenario(rules, Source::new(name, text)));

@@ -21,15 +21,23 @@ pub fn rulesets() -> &'static Registry {
     })
 }
 
-/// Whether a file of rule set `id` is an army list rather than a scenario: WRG 1969 army lists
-/// name their `prototype`. Army lists are checked, not played.
-pub fn is_army_list(id: &str, text: &str) -> bool {
-    id == wrg1969::ID && crate::files::top_level_string(text, "prototype").is_some()
+/// Whether a file of rule set `id` is a roster rather than a scenario: WRG 1969 army lists name
+/// their `prototype`, championship entry lists their `championship`. Rosters are checked, not
+/// played.
+pub fn is_roster(id: &str, text: &str) -> bool {
+    id == wrg1969::ID
+        && ["prototype", "championship"]
+            .iter()
+            .any(|k| crate::files::top_level_string(text, k).is_some())
 }
 
-/// Checks an army list; on success says what it is.
-pub fn check_army_list(source: &Source) -> Result<String, Diagnostics> {
+/// Checks a roster; on success says what it is.
+pub fn check_roster(source: &Source) -> Result<String, Diagnostics> {
     let data = wrg1969::data::Data::embedded()?;
+    if crate::files::top_level_string(&source.text, "championship").is_some() {
+        let c = wrg1969::championship::load(&data, source)?;
+        return Ok(format!("wrg1969 championship, {} entries", c.entries.len()));
+    }
     let army = wrg1969::army::load(&data, source)?;
     Ok(format!("wrg1969 army list, {} points", army.points))
 }

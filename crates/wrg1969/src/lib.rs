@@ -16,6 +16,7 @@ pub mod after;
 pub mod army;
 pub mod bot;
 pub mod casualty;
+pub mod championship;
 pub mod combat;
 pub mod contact;
 pub mod data;

@@ -268,3 +268,27 @@ fn wrg_scale_08_figures_use_the_weapons_they_carry() {
         .to_string();
     assert!(e.contains("unit[0].missile"), "{e}");
 }
+
+// Checks WRG-ARMY-08.
+#[test]
+fn wrg_army_08_the_same_army_in_every_round_of_the_finals() {
+    let d = data();
+    let path =
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/wrg1969/championship/finals.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let c = wrg1969::championship::load(&d, &Source::new("finals.toml", text.clone())).unwrap();
+    assert_eq!(c.entries.len(), 4);
+    // Boudica changes her army in round 2.
+    let i = text.rfind("ancient_british").unwrap();
+    let changed = format!("{}gallic{}", &text[..i], &text[i + "ancient_british".len()..]);
+    let e = wrg1969::championship::load(&d, &Source::new("finals.toml", changed))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("[WRG-ARMY-08]") && e.contains("entry[3].army"), "{e}");
+    // An army that is not a list at all is refused too.
+    let unknown = text.replacen("early_imperial_roman", "late_roman", 1);
+    let e = wrg1969::championship::load(&d, &Source::new("finals.toml", unknown))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("no army list `late_roman`"), "{e}");
+}
