@@ -444,3 +444,48 @@ fn duel_gives_exact_odds_that_sum_to_one() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("known generals are"), "{}", stderr(&o));
 }
+
+#[test]
+fn a_wrg1969_battle_between_scripted_generals_reports_replays_and_simulates() {
+    let record = tmp("wrg.json");
+    let report = tmp("wrg.html");
+    let o = run(&[
+        "battle",
+        "scenarios/wrg1969/the_ford.toml",
+        "--red",
+        "scripted",
+        "--blue",
+        "scripted",
+        "--seed",
+        "3",
+        "--record",
+        record.to_str().unwrap(),
+        "--report",
+        report.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let log = stdout(&o);
+    assert!(log.contains("[WRG-ORD-01] red writes its orders"), "{log}");
+    assert!(log.contains("[WRG-RTP-01]"), "every test's dice are in the log");
+    assert!(log.contains("[WRG-VIC-01] after 30 periods"), "{log}");
+    let html = std::fs::read_to_string(&report).unwrap();
+    assert!(html.contains("<svg") && html.contains("WRG 1969"), "the report draws the table");
+    let o = run(&["replay", record.to_str().unwrap(), "--quiet"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = run(&[
+        "sim",
+        "scenarios/wrg1969/the_hill.toml",
+        "--games",
+        "6",
+        "--red",
+        "scripted",
+        "--blue",
+        "random",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["games"], 6);
+    let o = run(&["validate", "scenarios/wrg1969/championship/finals.toml"]);
+    assert!(stdout(&o).contains("wrg1969 championship, 4 entries"), "{}", stdout(&o));
+}
