@@ -107,6 +107,76 @@ pub fn reach_on_table(
     (advance(table, path, &model, obstacle_allowance(data, troop, allowance)), true)
 }
 
+/// Whether the table has any linear obstacle (a wall or hedge) that can cut a period's
+/// allowance (WRG-TERR-01).
+pub fn has_obstacles(table: &Table) -> bool {
+    table.lines.iter().any(|l| matches!(l.kind, LineKind::Wall | LineKind::Hedge))
+}
+
+/// How far along `path` it first crosses a wall or hedge (WRG-TERR-01, -02).
+pub fn first_wall(data: &Data, table: &Table, troop: TroopType, path: &[Point]) -> Option<f64> {
+    if !has_obstacles(table) {
+        return None;
+    }
+    let model = WrgGround { data, troop };
+    let cost = match path_cost(table, path, &model) {
+        Ok(c) => c,
+        Err(b) => path_cost(table, &trim(path, b.distance), &model).unwrap_or_default(),
+    };
+    cost.crossings
+        .iter()
+        .find(|c| {
+            table
+                .lines
+                .get(c.feature)
+                .is_some_and(|l| matches!(l.kind, LineKind::Wall | LineKind::Hedge))
+        })
+        .map(|c| c.distance)
+}
+
+/// How far along `path` the first obstacle lies: a wall or hedge, the band of a stream or
+/// river away from its fords and bridges, or ground the troops cannot enter
+/// (WRG-PURS-03, WRG-TERR-01, WRG-TERR-03).
+pub fn first_obstacle(data: &Data, table: &Table, troop: TroopType, path: &[Point]) -> Option<f64> {
+    let model = WrgGround { data, troop };
+    let (cost, blocked) = match path_cost(table, path, &model) {
+        Ok(c) => (c, None),
+        Err(b) => {
+            let upto = trim(path, b.distance);
+            (path_cost(table, &upto, &model).unwrap_or_default(), Some(b.distance))
+        }
+    };
+    let mut first = blocked;
+    let mut keep = |d: f64| {
+        if first.is_none_or(|f| d < f) {
+            first = Some(d);
+        }
+    };
+    for p in &cost.pieces {
+        let water = p.ground.bands.iter().any(|j| {
+            table.lines.get(j).is_some_and(|l| {
+                matches!(l.kind, LineKind::River | LineKind::Stream)
+                    && !(p.ground.in_ford(j) || p.ground.bridges.contains(j))
+            })
+        });
+        if water {
+            keep(p.start);
+            break;
+        }
+    }
+    for c in &cost.crossings {
+        if table
+            .lines
+            .get(c.feature)
+            .is_some_and(|l| matches!(l.kind, LineKind::Wall | LineKind::Hedge))
+        {
+            keep(c.distance);
+            break;
+        }
+    }
+    first
+}
+
 /// The first `distance` inches of a polyline.
 fn trim(path: &[Point], distance: f64) -> Vec<Point> {
     let mut out = Vec::with_capacity(path.len());

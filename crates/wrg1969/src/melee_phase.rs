@@ -157,15 +157,20 @@ pub fn fight_all(
         let (ua, ub) = (&state.units[a as usize], &state.units[b as usize]);
         let (fa, ra) = fighter(data, state, ua, ub, shot.contains(&a), dice);
         let (fb, rb) = fighter(data, state, ub, ua, shot.contains(&b), dice);
-        let sa = strike(data, &fa, ub.troop);
-        let sb = strike(data, &fb, ua.troop);
-        men_to[b as usize] = men_to[b as usize].saturating_add(sa.men);
-        men_to[a as usize] = men_to[a as usize].saturating_add(sb.men);
+        // A unit caught with its back turned strikes no blow in the first round (WRG-MOVE-11,
+        // WRG-R-21).
+        let backs = |me: &Unit, them: u16| {
+            me.fight_periods == 0 && crate::move_phase::caught_from_behind(state, me.id, them)
+        };
+        let ma = if backs(ua, b) { 0 } else { strike(data, &fa, ub.troop).men };
+        let mb = if backs(ub, a) { 0 } else { strike(data, &fb, ua.troop).men };
+        men_to[b as usize] = men_to[b as usize].saturating_add(ma);
+        men_to[a as usize] = men_to[a as usize].saturating_add(mb);
         let figures = [fa.groups[0].figures, fb.groups[0].figures];
         rounds.push(Round {
             units: [a, b],
             figures,
-            dealt: [sa.men, sb.men],
+            dealt: [ma, mb],
             rolls: [ra, rb],
             verdict: Verdict::FightOn,
         });
@@ -297,9 +302,6 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                     u.block.lose(prisoners);
                     out.push(Outcome::Surrendered { unit: loser, prisoners });
                 }
-                let u = &mut state.units[loser as usize];
-                let (facing, _) = crate::after::rout_move(u.at, u.facing, 0.0);
-                u.facing = facing;
                 crate::state::break_unit(state, loser);
                 for id in [a, b] {
                     state.units[id as usize].fight_periods = 0;

@@ -3,16 +3,35 @@
 //! in its plan; charges with the charged unit's test, evades and countercharges; terrain and
 //! obstacles; units leaving the table.
 //!
-//! SKELETON: the interface is fixed; the movement itself is being written.
+//! The period runs in 20 time steps, each unit at its own speed. Each unit's intent is worked
+//! out first from the state before anything moves (secret plans, then charge declarations,
+//! then the charged units' responses); then the steps run, stopping units at contact (a charge)
+//! or 1" short of the enemy (anything else), against friends, at the table's edge, and
+//! letting the charged units test, evade or countercharge when the charger has used its
+//! normal move.
+
+mod check;
+mod finish;
+mod intent;
+mod mover;
+mod run;
+mod track;
 
 use crate::Data;
 use crate::after::Left;
 use crate::plan::UnitMove;
 use crate::reaction::Trigger;
 use crate::report::Note;
-use crate::state::State;
+use crate::state::{Motion, State};
 use crate::test_phase::Taken;
+use finish::Start;
+use intent::{
+    Cx, Intent, Source, order_intent, plan_intent, pursuit_mover, rout_mover, running_mover,
+};
+use mover::{Kind, fighting, footprint, routing};
+use run::Run;
 use tabletop::dice::DiceSource;
+use tabletop::geometry::{Sector, direction_sector};
 use tabletop::rules::{Refusal, Side};
 
 /// What the movement part of a period did, for the rest of the period.
@@ -36,17 +55,213 @@ pub struct Movement {
 /// move as it likes (not broken, pursuing, or carrying out a reaction result), the move
 /// within its order and its allowance. A refusal names the rule.
 pub fn check_move(data: &Data, state: &State, side: Side, m: &UnitMove) -> Result<(), Refusal> {
-    let _ = data;
-    let u =
-        state.units.get(m.unit as usize).filter(|u| u.side == side && u.on_table()).ok_or_else(
-            || Refusal::new("WRG-ORD-01", format!("{side} has no unit {} on the table", m.unit)),
-        )?;
-    let _ = u;
-    Err(Refusal::new("WRG-MOVE-02", "directed moves are not built yet"))
+    check::check(data, state, side, m)
+}
+
+/// Whether routers have outdistanced pursuit: no pursuer in contact and none able to reach
+/// them next period (WRG-ROUT-03, WRG-R-23). Routers nobody pursues have.
+pub fn outdistanced(data: &Data, state: &State, id: u16) -> bool {
+    let Some(u) = state.units.get(id as usize).filter(|u| u.on_table()) else { return false };
+    let r = footprint(data, u);
+    state.units.iter().filter(|p| p.on_table() && p.pursuit.is_some_and(|x| x.target == id)).all(
+        |p| {
+            let k = p.pursuit.map_or(1, |x| x.periods.saturating_add(1));
+            let gap = footprint(data, p).distance(&r);
+            let next = crate::moves::pursuit_speed(data, p.troop, k);
+            crate::after::outdistanced(gap, next, gap <= crate::melee_phase::CONTACT)
+        },
+    )
+}
+
+/// Whether `unit` fights `enemy` with its back turned and strikes no blow: it evaded or
+/// retreated this period (backs to the enemy; a retire or fall-back keeps its front) and the
+/// enemy is in its rear (WRG-MOVE-11, WRG-R-21).
+pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
+    let (Some(u), Some(e)) = (state.units.get(unit as usize), state.units.get(enemy as usize))
+    else {
+        return false;
+    };
+    let keeps_front = u.running.is_some_and(|r| {
+        matches!(
+            r.effect,
+            crate::reaction::Effect::Retire { .. } | crate::reaction::Effect::FallBack { .. }
+        )
+    });
+    u.motion == Motion::Retired
+        && !keeps_front
+        && direction_sector(u.facing, e.at - u.at) == Sector::Rear
+}
+
+/// The step a side's plan directs for a unit, if any (the first one).
+fn directed(state: &State, id: u16, side: Side) -> Option<&crate::plan::Step> {
+    state.plans.get(side.index())?.as_ref()?.moves.iter().find(|m| m.unit == id).map(|m| &m.step)
+}
+
+/// What one unit means to do (pursuers are done after, once the routers' runs are known).
+fn intend(cx: &mut Cx, id: usize, notes: &mut Vec<Note>) -> Intent {
+    let state = cx.state;
+    let u = &state.units[id];
+    if routing(u) {
+        let k = u.rout.map_or(1, |r| r.periods.saturating_add(1));
+        let mover = rout_mover(cx, u, k, 1.0);
+        return Intent { mover, source: Source::Rout { k }, reform: None };
+    }
+    if let Some(r) = u.running {
+        let mover = running_mover(cx, u, r.effect, 1.0);
+        return Intent { mover, source: Source::Running, reform: None };
+    }
+    if cx.fighting.get(id).copied().unwrap_or(false) {
+        return Intent { mover: None, source: Source::Still, reform: None };
+    }
+    if let Some(step) = directed(state, u.id, u.side) {
+        let m = crate::plan::UnitMove { unit: u.id, step: step.clone() };
+        match check::check(cx.data, state, u.side, &m) {
+            Ok(()) => return plan_intent(cx, u, step),
+            Err(e) => notes.push(Note::new(
+                "WRG-ORD-01",
+                format!("{}'s directed move is refused: {}", u.name, e.reason),
+            )),
+        }
+    }
+    if u.awaiting_order {
+        return Intent { mover: None, source: Source::Still, reform: None };
+    }
+    match u.standing.order() {
+        Some(order) => order_intent(cx, u, order),
+        None => Intent { mover: None, source: Source::Still, reform: None },
+    }
+}
+
+/// Whether the charged unit evades: light troops that may, and must (light infantry
+/// charged by cavalry), or are ordered to evade or to skirmish (WRG-MOVE-08, WRG-ORD-09,
+/// -11, -12).
+fn evades(data: &Data, t: &crate::state::Unit, charger: &crate::state::Unit) -> bool {
+    let order = t.standing.order();
+    let (may, must) = crate::orders::evade_choice(data, t.troop, order, charger.troop);
+    let ordered = matches!(order.map(|o| &o.verb), Some(crate::orders::Verb::Evade));
+    let skirmishing = crate::orders::skirmisher_may_evade(data, t.troop, order, true);
+    may && (must || ordered || skirmishing)
 }
 
 /// Moves every unit for this period, with both sides' plans in `state.plans`.
 pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Movement {
-    let _ = (data, state, dice);
-    Movement::default()
+    let mut out = Movement::default();
+    let fights = fighting(data, state);
+    let n = state.units.len();
+    let mut intents: Vec<Option<Intent>> = Vec::with_capacity(n);
+    {
+        let mut cx = Cx { data, state, fighting: &fights, pad: Default::default() };
+        for id in 0..n {
+            let u = &state.units[id];
+            // Pursuers wait for the routers' runs; a unit that has already moved this period
+            // (breaking off, WRG-BRK-01) does not move again.
+            let later = u.pursuit.is_some() && !routing(u);
+            let moves = u.on_table() && !later && u.moved <= 0.0;
+            intents.push(moves.then(|| intend(&mut cx, id, &mut out.notes)));
+        }
+        for id in 0..n {
+            let u = &state.units[id];
+            let Some(p) = u.pursuit.filter(|_| u.on_table() && !routing(u) && u.moved <= 0.0)
+            else {
+                continue;
+            };
+            let k = p.periods.saturating_add(1);
+            let target = state.units.get(p.target as usize).filter(|t| t.on_table() && routing(t));
+            let (mover, at_obstacle) = match target {
+                Some(t) => {
+                    let aim = intents[t.id as usize]
+                        .as_ref()
+                        .and_then(|i| i.mover.as_ref())
+                        .map_or(t.at, |m| m.pose(m.limit).at);
+                    pursuit_mover(&mut cx, u, t.id, k, aim)
+                }
+                None => (None, false),
+            };
+            let source = Source::Pursuit { k, at_obstacle };
+            intents[id] = Some(Intent { mover, source, reform: None });
+        }
+    }
+    // Changes of formation first, keeping the standard (WRG-MOVE-15, -16).
+    for (id, it) in intents.iter().enumerate() {
+        if let Some(files) = it.as_ref().and_then(|i| i.reform) {
+            let u = &mut state.units[id];
+            u.block.reform(data, u.troop, files);
+            out.notes.push(Note::new("WRG-MOVE-15", format!("{} re-form {files} abreast", u.name)));
+        }
+    }
+    let start: Vec<Start> = state
+        .units
+        .iter()
+        .zip(&intents)
+        .map(|(u, it)| Start {
+            at: u.at,
+            source: it.as_ref().map(|i| i.source.clone()),
+            mover: None,
+            running: u.running,
+            fresh: u.on_table()
+                && !routing(u)
+                && u.running.is_none()
+                && !fights.get(u.id as usize).copied().unwrap_or(false)
+                && crate::combat::effective_causes(u.troop, u.status, &u.causes).is_empty(),
+        })
+        .collect();
+    let mut start = start;
+    let mut run = Run::new(data, state, dice, &mut out, fights);
+    for (id, it) in intents.into_iter().enumerate() {
+        if let Some(m) = it.and_then(|i| i.mover) {
+            start[id].mover = Some(run.set_mover(m, 0));
+        }
+    }
+    declare(&mut run);
+    run.steps();
+    finish::finish(&mut run, &start);
+    drop(run);
+    out
+}
+
+/// The charges declared, and the charged units' answers (WRG-R-08): the charged unit is
+/// under attack (WRG-RRES-01); a unit ordered to attack tests before contact (WRG-RT-04); an
+/// evader stands until the charger has used its normal move (WRG-R-10). Each mover shows how
+/// it moves from the start, for the tests taken during the move (WRG-R-13).
+fn declare(run: &mut Run) {
+    for i in 0..run.movers.len() {
+        let (id, kind) = (run.movers[i].id, run.movers[i].kind);
+        let motion = match kind {
+            Kind::Charge { .. } | Kind::Counter { .. } => Motion::Charged,
+            Kind::Rout => Motion::Routing,
+            Kind::Back | Kind::Evade => Motion::Retired,
+            Kind::Forward | Kind::Pursue { .. } => Motion::Advanced,
+        };
+        run.state.units[id as usize].motion = motion;
+        let Kind::Charge { target, ordered } = kind else { continue };
+        let text = format!(
+            "{} charge {}",
+            run.state.units[id as usize].name, run.state.units[target as usize].name
+        );
+        run.out.notes.push(Note::new("WRG-MOVE-04", text).and("WRG-MOVE-05").and("WRG-R-08"));
+        if !run.out.under_attack.contains(&target) {
+            run.out.under_attack.push(target);
+        }
+        if ordered {
+            run.out.triggers.push((id, Trigger::BeforeContact));
+        }
+        let t = &run.state.units[target as usize];
+        let charging = run.slot[target as usize]
+            .is_some_and(|k| matches!(run.movers[k].kind, Kind::Charge { .. }));
+        let free = !routing(t)
+            && t.running.is_none()
+            && t.pursuit.is_none()
+            && !run.fighting.get(target as usize).copied().unwrap_or(false);
+        if run.evading[target as usize].is_none()
+            && free
+            && !charging
+            && evades(run.data, t, &run.state.units[id as usize])
+        {
+            run.evading[target as usize] = Some(id);
+            if let Some(k) = run.slot[target as usize] {
+                run.movers[k].stopped = true;
+            }
+            run.state.units[target as usize].motion = Motion::Still;
+        }
+    }
 }

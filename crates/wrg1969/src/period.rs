@@ -200,6 +200,7 @@ fn begin(
             u.motion = Motion::Still;
         }
         u.moved = 0.0;
+        expire_causes(u);
     }
     returns(data, state, dice, notes);
     crate::state::ride_messengers(data, state);
@@ -236,6 +237,23 @@ fn begin(
             break_off(data, state, id, dice, notes);
         }
     }
+}
+
+/// Causes of disorganisation last the period they arise and the next (WRG-DIS-02, -05 .. -12
+/// "this period or last"): those already standing at the start of the last period, and not
+/// raised again since, end now.
+fn expire_causes(u: &mut crate::state::Unit) {
+    let mut old = std::mem::take(&mut u.causes_at_start);
+    let mut kept = Vec::with_capacity(u.causes.len());
+    for c in u.causes.drain(..) {
+        if let Some(i) = old.iter().position(|x| *x == c) {
+            old.swap_remove(i);
+        } else if !kept.contains(&c) {
+            kept.push(c);
+        }
+    }
+    u.causes = kept;
+    u.causes_at_start = u.causes.clone();
 }
 
 /// The General rides to a point, or to a unit's standard and joins it (WRG-CHORD-04, -10).
@@ -398,6 +416,8 @@ fn break_off(
     let routed = crate::after::break_off(true, gap, reach).is_some_and(|b| b.routed);
     if routed {
         break_unit(state, id);
+        // It has already turned its back.
+        state.units[id as usize].facing = back;
         notes.push(Note::new(
             "WRG-BRK-03",
             format!("{} break off but are still within reach: routed", name(state, id)),
@@ -571,30 +591,11 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
         if !u.on_table() || rout.broke_in == state.period {
             continue;
         }
-        let id = u.id;
-        let mut in_contact = false;
-        let mut reachable = false;
-        for p in state.units.iter().filter(|p| p.pursuit.is_some_and(|x| x.target == id)) {
-            if !p.on_table() {
-                continue;
-            }
-            let k = p.pursuit.map_or(1, |x| x.periods + 1);
-            let gap = p.at.distance(u.at);
-            in_contact |= p
-                .block
-                .footprint(data, p.troop, p.at, p.facing)
-                .touches(&u.block.footprint(data, u.troop, u.at, u.facing), CONTACT);
-            reachable |= !crate::after::outdistanced(
-                gap,
-                crate::moves::pursuit_speed(data, p.troop, k),
-                false,
-            );
-        }
+        let outdistanced = crate::move_phase::outdistanced(data, state, u.id);
         let met = state
             .generals
             .iter()
             .any(|g| g.side == u.side && !g.risk.fallen(data) && g.at.distance(u.at) <= 1.0);
-        let outdistanced = !in_contact && !reachable;
         if crate::after::rallies(crate::after::RoutState {
             met_by_general: met,
             passed_fresh_troops: false,
@@ -605,6 +606,8 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
             u.rout = None;
             u.motion = Motion::Still;
             u.standing = Standing::Waiting;
+            // Disorganised for the period after (WRG-R-23): it was pursued or running.
+            u.causes.push(crate::combat::Cause::Pursuit);
             if let Some(e) = enemy
                 && let Some(f) = tabletop::geometry::Facing::from_vector(e - u.at)
             {
@@ -693,5 +696,40 @@ pub fn test_note(state: &State, t: &Taken) -> Note {
             effect_words(t.outcome.effect)
         ),
         rolls: t.rolls.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::combat::Cause;
+
+    fn a_unit() -> crate::state::Unit {
+        let d = Data::embedded().unwrap();
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+        let text =
+            std::fs::read_to_string(format!("{root}/scenarios/wrg1969/the_hill.toml")).unwrap();
+        let sc = crate::scenario::load(&d, &tabletop::Source::new("the_hill.toml", text)).unwrap();
+        crate::state::setup(&sc).units[0].clone()
+    }
+
+    // Checks WRG-DIS-02 with WRG-DIS-07's "this period or last".
+    #[test]
+    fn wrg_dis_02_causes_last_this_period_and_the_next_then_end() {
+        let mut u = a_unit();
+        u.causes.push(Cause::Terrain); // slowed in period 1
+        expire_causes(&mut u); // period 2 begins: still disorganised
+        assert_eq!(u.causes, vec![Cause::Terrain]);
+        expire_causes(&mut u); // period 3 begins: no longer
+        assert!(u.causes.is_empty());
+        // Slowed again in period 3: it lasts into period 4, and a second push in period 4
+        // carries it into period 5.
+        u.causes.push(Cause::Terrain);
+        expire_causes(&mut u);
+        u.causes.push(Cause::Terrain);
+        expire_causes(&mut u);
+        assert_eq!(u.causes, vec![Cause::Terrain]);
+        expire_causes(&mut u);
+        assert!(u.causes.is_empty());
     }
 }

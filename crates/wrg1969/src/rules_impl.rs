@@ -147,12 +147,15 @@ impl Narrate for Event {
     }
 }
 
+/// A period played: the tables' identity, the state before, the faces, the state after.
+type Played = (usize, State, Vec<u8>, State);
+
 thread_local! {
     /// The last period played by `execute` on this thread: the tables' identity, the state
     /// before, the faces thrown and the state after. `apply` of the same period to an equal
     /// state takes the result instead of playing the period again: the period is a pure
     /// function of the tables, the state and the faces, so the result is the same.
-    static LAST_PERIOD: RefCell<Option<(usize, State, Vec<u8>, State)>> = const { RefCell::new(None) };
+    static LAST_PERIOD: RefCell<Option<Played>> = const { RefCell::new(None) };
 }
 
 /// Dice that remember every face they show.

@@ -108,9 +108,10 @@ pub fn read(data: &Data, state: &State, unit: &Unit) -> Situation {
             continue;
         }
         let held_by = |friend: bool| {
-            state.units.iter().any(|o| {
-                (o.side == unit.side) == friend && o.on_table() && poly.contains(o.at)
-            })
+            state
+                .units
+                .iter()
+                .any(|o| (o.side == unit.side) == friend && o.on_table() && poly.contains(o.at))
         };
         let known_empty = crate::scenario::sees_area(&state.table, unit.at, eye(unit.troop), i)
             && !held_by(false);

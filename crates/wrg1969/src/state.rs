@@ -55,6 +55,10 @@ pub struct Unit {
     pub motion: Motion,
     /// What disorganises it now (WRG-DIS).
     pub causes: Vec<crate::combat::Cause>,
+    /// The causes it had when this period began: those not raised again expire at the next
+    /// (WRG-DIS-02).
+    #[serde(default)]
+    pub causes_at_start: Vec<crate::combat::Cause>,
     /// Inches its standard moved this period (WRG-TAC-04, WRG-FIRE-05).
     pub moved: f64,
     /// It carries shields (WRG-SCALE-14).
@@ -278,6 +282,7 @@ pub fn setup(scenario: &Scenario) -> State {
                 incoming: None,
                 motion: Motion::Still,
                 causes: Vec::new(),
+                causes_at_start: Vec::new(),
                 moved: 0.0,
                 shield: u.shield,
                 fully_armoured: u.fully_armoured,
@@ -686,6 +691,8 @@ pub fn break_unit(state: &mut State, id: u16) {
     let Some(u) = state.units.get_mut(id as usize) else { return };
     if u.rout.is_none() {
         u.rout = Some(Rout { periods: 0, broke_in: period });
+        // It turns its back and runs straight back, square to its old front (WRG-ROUT-01).
+        u.facing = u.facing.reversed();
     }
     u.motion = Motion::Routing;
     u.running = None;

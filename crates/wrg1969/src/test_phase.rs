@@ -31,9 +31,10 @@ pub fn first_within_range(data: &Data, state: &State) -> Vec<u16> {
         .iter()
         .filter(|u| u.on_table() && !u.tested_within_range && u.motion != Motion::Routing)
         .filter(|u| {
-            state.units.iter().any(|e| {
-                e.side != u.side && e.on_table() && e.at.distance(u.at) <= within + 1e-9
-            })
+            state
+                .units
+                .iter()
+                .any(|e| e.side != u.side && e.on_table() && e.at.distance(u.at) <= within + 1e-9)
         })
         .map(|u| u.id)
         .collect()

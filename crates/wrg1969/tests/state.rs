@@ -202,3 +202,16 @@ fn wrg_chord_08_a_signal_reaches_units_within_25_inches() {
     assert_eq!(st.units[0].standing.order(), Some(&Order::new(Verb::Hold { at: None })));
     assert!(give_signal(&d, &mut st, Side::Red, 3).is_err());
 }
+
+// Checks WRG-ROUT-01: a unit that breaks turns its back to run.
+#[test]
+fn wrg_rout_01_a_broken_unit_turns_its_back_once() {
+    let (_, mut st) = hill();
+    let before = st.units[0].facing;
+    break_unit(&mut st, 0);
+    assert_eq!(st.units[0].facing, before.reversed());
+    assert!(st.units[0].rout.is_some() && st.units[0].standing.order().is_none());
+    // Breaking again while it runs does not turn it round again.
+    break_unit(&mut st, 0);
+    assert_eq!(st.units[0].facing, before.reversed());
+}

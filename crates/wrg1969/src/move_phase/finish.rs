@@ -1,0 +1,233 @@
+//! After the last time step: how each unit moved (WRG-R-13), routers that passed fresh troops
+//! or met their General rally (WRG-ROUT-03, -08), pursuers that reached an obstacle give up
+//! and fall back (WRG-PURS-03, -04), reaction results count down (WRG-RRES-10), orders are
+//! completed or their routes struck off (WRG-CHORD-12, WRG-ORD-04), and terrain disorders
+//! (WRG-DIS-07).
+
+use super::intent::{Goal, Source};
+use super::mover::{EPS, Kind, routing};
+use super::run::{Run, add_cause};
+use crate::combat::Cause;
+use crate::orders::{Closed, Standing, Verb};
+use crate::report::Note;
+use crate::state::Motion;
+use tabletop::geometry::{Facing, Point};
+
+/// What each unit was at the start of the move.
+pub struct Start {
+    /// Where it stood.
+    pub at: Point,
+    /// Why it moved as it did.
+    pub source: Option<Source>,
+    /// Its first move this period.
+    pub mover: Option<usize>,
+    /// Its reaction result at the start.
+    pub running: Option<crate::reaction::Running>,
+    /// Fresh: not running, fighting or disordered.
+    pub fresh: bool,
+}
+
+/// Books the move.
+pub fn finish(run: &mut Run, start: &[Start]) {
+    let n = run.state.units.len();
+    for id in 0..n {
+        let Some(st) = start.get(id) else { continue };
+        if !run.state.units[id].on_table() || st.source.is_none() {
+            continue;
+        }
+        let moved = run.moved[id];
+        run.state.units[id].moved = moved;
+        if let Some(k) = run.slot[id] {
+            let kind = run.movers[k].kind;
+            let slowed =
+                run.movers.iter().any(|m| m.id as usize == id && m.slowed && m.param > EPS);
+            let u = &mut run.state.units[id];
+            u.motion = if routing(u) {
+                Motion::Routing
+            } else {
+                match kind {
+                    Kind::Charge { .. } | Kind::Counter { .. } => Motion::Charged,
+                    _ if moved < 1.0 => {
+                        if u.motion == Motion::Charged {
+                            Motion::Charged
+                        } else {
+                            Motion::Still
+                        }
+                    }
+                    Kind::Back | Kind::Evade => Motion::Retired,
+                    Kind::Rout => Motion::Routing,
+                    Kind::Forward | Kind::Pursue { .. } => {
+                        let net = u.at - st.at;
+                        let first = run.movers[st.mover.unwrap_or(k)].track.start.facing;
+                        if net.dot(first.vector()) < -EPS {
+                            Motion::Retired
+                        } else {
+                            Motion::Advanced
+                        }
+                    }
+                }
+            };
+            if slowed {
+                add_cause(u, Cause::Terrain);
+            }
+        }
+        match &st.source {
+            Some(Source::Rout { k }) => {
+                let u = &mut run.state.units[id];
+                if let Some(r) = &mut u.rout {
+                    r.periods = (*k).max(r.periods);
+                }
+                let text = format!("{} run {moved:.1}\" (period {k} of their rout)", u.name);
+                run.out.notes.push(Note::new("WRG-ROUT-02", text).and("WRG-ROUT-01"));
+            }
+            Some(Source::Pursuit { k, at_obstacle }) => {
+                pursuit_booked(run, id, *k, *at_obstacle, st)
+            }
+            Some(Source::Running) => {
+                let u = &mut run.state.units[id];
+                if let Some(r) = st.running {
+                    let text = format!(
+                        "{} {}: {moved:.1}\"",
+                        u.name,
+                        crate::period::effect_words(r.effect)
+                    );
+                    run.out.notes.push(Note::new(r.effect.rule(), text).and("WRG-RRES-10"));
+                }
+                if u.running == st.running {
+                    u.running = u.running.and_then(|r| r.tick());
+                }
+            }
+            Some(Source::Order(goal)) => order_booked(run, id, goal, st),
+            _ => {}
+        }
+        // A unit that broke during the move has run its first period.
+        let u = &mut run.state.units[id];
+        if let Some(r) = &mut u.rout
+            && r.periods == 0
+            && moved > 0.0
+        {
+            r.periods = 1;
+        }
+    }
+    rallies(run, start);
+}
+
+fn pursuit_booked(run: &mut Run, id: usize, k: u32, at_obstacle: bool, st: &Start) {
+    let data = run.data;
+    let obstacle = at_obstacle
+        || st.mover.is_some_and(|i| {
+            let m = &run.movers[i];
+            m.obstacle_at.is_some_and(|o| m.param >= o - 1e-6)
+        });
+    let u = &mut run.state.units[id];
+    let Some(p) = &mut u.pursuit else { return };
+    p.periods = k;
+    let text = format!("{} pursue {:.1}\" (period {k} of the pursuit)", u.name, run.moved[id]);
+    run.out.notes.push(Note::new("WRG-PURS-01", text));
+    p.farthest = p.farthest.max(u.at.distance(p.from));
+    if obstacle {
+        let p = *p;
+        let back = crate::after::pursuer_rally_point(data, p.farthest);
+        let dir = u.at - p.from;
+        let len = dir.length_squared().sqrt();
+        if len > 1e-9 {
+            u.at = p.from + dir * (back.min(len) / len);
+        }
+        u.pursuit = None;
+        let text = format!("{} reach an obstacle, give up the pursuit and fall back", u.name);
+        run.out.notes.push(Note::new("WRG-PURS-03", text).and("WRG-PURS-04"));
+    }
+}
+
+fn order_booked(run: &mut Run, id: usize, goal: &Goal, st: &Start) {
+    let param = st.mover.map_or(0.0, |i| run.movers[i].param);
+    let state = &mut *run.state;
+    let at = state.units[id].at;
+    let table = state.table.clone();
+    let u = &mut state.units[id];
+    let Standing::Active { order } = &mut u.standing else { return };
+    let strike = |order: &mut crate::orders::Order, ends: &[f64]| {
+        let passed = ends.iter().take_while(|e| **e <= param + 1e-6).count().min(order.route.len());
+        order.route.drain(..passed);
+    };
+    let done = match goal {
+        Goal::Open => false,
+        Goal::Done => true,
+        Goal::Point { at: p, route_ends } => {
+            strike(order, route_ends);
+            order.route.is_empty() && at.distance(*p) <= 0.05
+        }
+        Goal::Feature { area, route_ends } => {
+            strike(order, route_ends);
+            order.route.is_empty() && table.areas.get(*area).is_some_and(|a| a.polygon.contains(at))
+        }
+        Goal::Route { route_ends } => {
+            strike(order, route_ends);
+            false
+        }
+        Goal::Wheel { degrees, cost } => {
+            let share = if *cost > EPS { (param / cost).clamp(0.0, 1.0) } else { 1.0 };
+            let left = degrees * (1.0 - share);
+            if let Verb::Wheel { degrees: d } = &mut order.verb {
+                *d = left;
+            }
+            left.abs() < 1e-6
+        }
+    };
+    if done {
+        u.standing.close(Closed::Completed);
+        let text = format!("{} have carried out their order and wait", u.name);
+        run.out.notes.push(Note::new("WRG-CHORD-12", text).and("WRG-ORD-13"));
+    }
+}
+
+/// Routers that passed fresh troops, or were passed by them, or met their General, rally,
+/// halt facing the enemy and wait for orders (WRG-ROUT-03, -08, WRG-R-23).
+fn rallies(run: &mut Run, start: &[Start]) {
+    let data = run.data;
+    let n = run.state.units.len();
+    for id in 0..n {
+        let u = &run.state.units[id];
+        if !u.on_table() || !routing(u) || !matches!(start[id].source, Some(Source::Rout { .. })) {
+            continue;
+        }
+        let heading = run.slot[id].map_or(u.facing, |k| run.movers[k].track.start.facing).vector();
+        let right = Facing::from_vector(heading).map_or(heading, |f| f.right());
+        let (r0, r1) = (start[id].at, u.at);
+        let (w, _) = u.block.size(data, u.troop);
+        let passed = run.state.units.iter().enumerate().any(|(j, f)| {
+            let fresh = start.get(j).is_some_and(|s| s.fresh);
+            if j == id || f.side != u.side || !f.on_table() || !fresh || routing(f) {
+                return false;
+            }
+            let (fw, _) = f.block.size(data, f.troop);
+            let (f0, f1) = (start[j].at, f.at);
+            let (s0, s1) = ((f0 - r0).dot(heading), (f1 - r1).dot(heading));
+            let side = (f1 - r1).dot(right).abs();
+            s0 > 0.0
+                && s1 <= 0.0
+                && side <= (w + fw) / 2.0 + data.movement.distances.rout_gap_search
+        });
+        let general = run.state.generals.iter().any(|g| {
+            g.side == u.side
+                && !g.risk.fallen(data)
+                && (g.attached == Some(id as u16)
+                    || u.block.footprint(data, u.troop, u.at, u.facing).distance_to_point(g.at)
+                        <= 1.0)
+        });
+        if !(passed || general) {
+            continue;
+        }
+        let enemy = super::mover::nearest_enemy(run.state, u).map(|e| e.at);
+        let u = &mut run.state.units[id];
+        u.rout = None;
+        u.motion = Motion::Still;
+        u.running = None;
+        if let Some(f) = enemy.and_then(|e| Facing::from_vector(e - u.at)) {
+            u.facing = f;
+        }
+        let why = if general { "their General meets them" } else { "they pass fresh troops" };
+        let text = format!("{} rally: {why}; they wait for orders", u.name);
+        run.out.notes.push(Note::new("WRG-ROUT-03", text).and("WRG-ROUT-08"));
+    }
+}

@@ -1,0 +1,295 @@
+//! A unit on the move this period: its way, how far it may go along it, how fast, and what
+//! it may and may not run into; with the measures every part of the movement shares.
+
+use super::track::{Pose, Track};
+use crate::Data;
+use crate::ground::reach_on_table;
+use crate::model::TroopType;
+use crate::state::{State, Unit};
+use tabletop::geometry::{Point, Rect};
+use tabletop::terrain::Stop;
+
+/// The time steps of a period (WRG-R-08).
+pub const STEPS: u32 = 20;
+
+/// Slack for measuring.
+pub const EPS: f64 = 1e-9;
+
+/// What kind of move it is, for what it may run into and how it counts (WRG-R-13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Broken and running (WRG-ROUT-01).
+    Rout,
+    /// Following routers (WRG-PURS-01).
+    Pursue {
+        /// The routers.
+        target: u16,
+    },
+    /// A charge declared at a unit (WRG-MOVE-04).
+    Charge {
+        /// The unit charged.
+        target: u16,
+        /// Ordered into hand-to-hand (an attack order): it tests before contact (WRG-RT-04).
+        ordered: bool,
+    },
+    /// Cavalry countercharging a charger (WRG-ORD-08, WRG-M-07).
+    Counter {
+        /// The charger.
+        target: u16,
+    },
+    /// Evading a charge (WRG-MOVE-09).
+    Evade,
+    /// A move forward or to a place, stopping 1" short of the enemy (WRG-R-08).
+    Forward,
+    /// A move back: retreat, retire, fall back, step back (WRG-R-21).
+    Back,
+}
+
+impl Kind {
+    /// Whether the move may end in contact with an enemy.
+    pub fn contacts(self) -> bool {
+        matches!(self, Kind::Charge { .. } | Kind::Counter { .. } | Kind::Pursue { .. })
+    }
+}
+
+/// A unit moving this period.
+#[derive(Clone, Debug)]
+pub struct Mover {
+    /// The unit.
+    pub id: u16,
+    /// What kind of move.
+    pub kind: Kind,
+    /// Its way.
+    pub track: Track,
+    /// How much of the way (in inches of allowance) it may cover this period.
+    pub limit: f64,
+    /// Inches of allowance a time step.
+    pub rate: f64,
+    /// It moves in the steps after this one.
+    pub from_step: u32,
+    /// Allowance spent so far.
+    pub param: f64,
+    /// It has stopped for the period.
+    pub stopped: bool,
+    /// Its standard may leave the table (WRG-LEAVE).
+    pub leaves: bool,
+    /// Friends it may pass through (evaders, WRG-MOVE-12) or has burst through (routers).
+    pub passes_friends: bool,
+    /// Friends passed through.
+    pub passed: Vec<u16>,
+    /// Where, along the way, the charger has used its normal move (WRG-RT-12).
+    pub normal_point: Option<f64>,
+    /// Terrain or an obstacle cut its move (WRG-DIS-07).
+    pub slowed: bool,
+    /// It stops at an obstacle (pursuers, WRG-PURS-03).
+    pub obstacle_at: Option<f64>,
+    /// Frontage and depth.
+    pub size: (f64, f64),
+    /// The units it may meet this period (worked out before the steps).
+    pub near: Vec<u16>,
+}
+
+impl Mover {
+    /// A mover with its way and reach.
+    pub fn new(u: &Unit, data: &Data, kind: Kind, track: Track, reach: Reach) -> Mover {
+        Mover {
+            id: u.id,
+            kind,
+            track,
+            limit: reach.limit,
+            rate: reach.rate,
+            from_step: 0,
+            param: 0.0,
+            stopped: false,
+            leaves: false,
+            passes_friends: false,
+            passed: Vec::new(),
+            normal_point: None,
+            slowed: reach.slowed,
+            obstacle_at: None,
+            size: u.block.size(data, u.troop),
+            near: Vec::new(),
+        }
+    }
+
+    /// Where it stands after spending `p`.
+    pub fn pose(&self, p: f64) -> Pose {
+        self.track.pose(p)
+    }
+
+    /// Its footprint at a pose.
+    pub fn rect(&self, p: Pose) -> Rect {
+        Rect::new(p.at, p.facing, self.size.0, self.size.1)
+    }
+}
+
+/// How far a unit gets along a way this period, and how fast.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reach {
+    /// Allowance it may spend along the way.
+    pub limit: f64,
+    /// Allowance a time step.
+    pub rate: f64,
+    /// Terrain or an obstacle cut it.
+    pub slowed: bool,
+    /// Where impassable ground stops the legs, measured along them, if it does.
+    pub blocked_at: Option<f64>,
+}
+
+/// Scratch space for working out ways, kept between units.
+#[derive(Debug, Default)]
+pub struct Pad {
+    /// The legs of a way.
+    pub legs: Vec<Point>,
+    /// The terrain walker's scratch.
+    pub split: tabletop::terrain::Scratch,
+}
+
+/// How far `allowance` carries a unit of `troop` along `track` over the table: turns are paid
+/// first, then the legs at their going with the obstacle rule, then any turn at the end
+/// (WRG-MOVE-02, -14, WRG-TERR-01, -04, -07, WRG-R-31).
+pub fn reach(
+    data: &Data,
+    state: &State,
+    troop: TroopType,
+    track: &Track,
+    allowance: f64,
+    pad: &mut Pad,
+) -> Reach {
+    let legs = &mut pad.legs;
+    let allowance = if allowance.is_finite() { allowance.max(0.0) } else { 0.0 };
+    let rate = allowance / STEPS as f64;
+    let turns = track.turn_cost_before_legs();
+    if turns >= allowance {
+        return Reach { limit: allowance, rate, slowed: false, blocked_at: None };
+    }
+    track.leg_points(legs);
+    let left = allowance - turns;
+    if legs.len() < 2 {
+        return Reach { limit: track.cost().min(allowance), rate, slowed: false, blocked_at: None };
+    }
+    let legs_len: f64 = legs.windows(2).map(|w| w[0].distance(w[1])).sum();
+    let (adv, cut) = if crate::ground::has_obstacles(&state.table) {
+        reach_on_table(data, &state.table, troop, legs, left)
+    } else {
+        let model = crate::ground::WrgGround { data, troop };
+        (tabletop::terrain::advance_with(&state.table, legs, &model, left, &mut pad.split), false)
+    };
+    let mut limit = turns + adv.distance;
+    let mut blocked_at = None;
+    let mut slowed = cut;
+    match adv.stop {
+        Stop::End => {
+            let spent = adv.cost;
+            let budget =
+                if cut { crate::moves::obstacle_allowance(data, troop, left) } else { left };
+            let tail = track.cost() - turns - legs_len;
+            limit += tail.max(0.0).min((budget - spent).max(0.0));
+            slowed |= adv.cost > adv.distance + 1e-6;
+        }
+        Stop::Budget => slowed |= adv.distance + 1e-6 < left.min(legs_len),
+        Stop::Blocked(b) => blocked_at = Some(b.distance),
+    }
+    let rate = if matches!(adv.stop, Stop::Budget) { limit / STEPS as f64 } else { rate };
+    Reach { limit, rate, slowed, blocked_at }
+}
+
+/// A unit's footprint where it stands.
+pub fn footprint(data: &Data, u: &Unit) -> Rect {
+    u.block.footprint(data, u.troop, u.at, u.facing)
+}
+
+/// Whether the unit is broken and running.
+pub fn routing(u: &Unit) -> bool {
+    u.rout.is_some() || u.motion == crate::state::Motion::Routing
+}
+
+/// The nearest enemy on the table that is not running away: nearest standard, then lowest id
+/// (WRG-M-19).
+pub fn nearest_enemy<'a>(state: &'a State, u: &Unit) -> Option<&'a Unit> {
+    state
+        .units
+        .iter()
+        .filter(|e| e.side != u.side && e.on_table() && !routing(e))
+        .min_by(|a, b| a.at.distance(u.at).total_cmp(&b.at.distance(u.at)).then(a.id.cmp(&b.id)))
+}
+
+/// A lower bound on the distance between two footprints: the widest gap between their shadows
+/// on the four axes of their sides (0 when they overlap).
+pub fn gap_at_least(a: &Rect, b: &Rect) -> f64 {
+    let d = b.centre - a.centre;
+    let (ar, af, br, bf) =
+        (a.facing.right(), a.facing.vector(), b.facing.right(), b.facing.vector());
+    let (aw, ad, bw, bd) = (a.width / 2.0, a.depth / 2.0, b.width / 2.0, b.depth / 2.0);
+    let (rr, rf, fr, ff) = (ar.dot(br).abs(), ar.dot(bf).abs(), af.dot(br).abs(), af.dot(bf).abs());
+    let gaps = [
+        d.dot(ar).abs() - (aw + bw * rr + bd * rf),
+        d.dot(af).abs() - (ad + bw * fr + bd * ff),
+        d.dot(br).abs() - (bw + aw * rr + ad * fr),
+        d.dot(bf).abs() - (bd + aw * rf + ad * ff),
+    ];
+    gaps.into_iter().fold(0.0, f64::max)
+}
+
+/// Whether two units stand in base-to-base contact (as hand-to-hand reads it).
+fn touching(data: &Data, a: &Unit, b: &Unit) -> bool {
+    let (ra, rb) = (footprint(data, a), footprint(data, b));
+    let reach = 0.5
+        * ((ra.width * ra.width + ra.depth * ra.depth).sqrt()
+            + (rb.width * rb.width + rb.depth * rb.depth).sqrt())
+        + crate::melee_phase::CONTACT;
+    (a.at - b.at).length_squared() <= reach * reach
+        && gap_at_least(&ra, &rb) <= crate::melee_phase::CONTACT
+        && ra.touches(&rb, crate::melee_phase::CONTACT)
+}
+
+/// Whether a unit stands in hand-to-hand with an enemy (neither running).
+pub fn in_fight(data: &Data, state: &State, u: &Unit) -> bool {
+    u.on_table()
+        && !routing(u)
+        && state
+            .units
+            .iter()
+            .any(|e| e.side != u.side && e.on_table() && !routing(e) && touching(data, u, e))
+}
+
+/// For every unit, whether it stands in hand-to-hand with an enemy (neither running).
+pub fn fighting(data: &Data, state: &State) -> Vec<bool> {
+    let mut out = vec![false; state.units.len()];
+    for (i, a) in state.units.iter().enumerate() {
+        if !a.on_table() || routing(a) {
+            continue;
+        }
+        for b in &state.units[i + 1..] {
+            if b.side != a.side && b.on_table() && !routing(b) && touching(data, a, b) {
+                out[i] = true;
+                out[b.id as usize] = true;
+            }
+        }
+    }
+    out
+}
+
+/// The centre of an area, by its outline (for orders naming a feature).
+pub fn area_centre(state: &State, i: usize) -> Option<Point> {
+    let poly = &state.table.areas.get(i)?.polygon;
+    let pts = &poly.points;
+    let n = pts.len();
+    if n == 0 {
+        return None;
+    }
+    let (mut a, mut cx, mut cy) = (0.0, 0.0, 0.0);
+    for k in 0..n {
+        let (p, q) = (pts[k], pts[(k + 1) % n]);
+        let c = p.x * q.y - q.x * p.y;
+        a += c;
+        cx += (p.x + q.x) * c;
+        cy += (p.y + q.y) * c;
+    }
+    if a.abs() < 1e-12 {
+        let s = pts.iter().fold(Point::ZERO, |s, p| s + *p);
+        return Some(s * (1.0 / n as f64));
+    }
+    let c = Point::new(cx / (3.0 * a), cy / (3.0 * a));
+    c.is_finite().then_some(c)
+}

@@ -1,0 +1,858 @@
+//! The period's movement in 20 time steps: every mover advances at its own speed, stops 1"
+//! short of the enemy or against friends unless it charges, pursues or may pass through; the
+//! charged unit tests when the charger has used its normal move, evaders jump away, cavalry
+//! countercharge, routers meet friends, units leave the table (WRG-MOVE-01, WRG-R-08, -10,
+//! WRG-RT-03, -12, -13, WRG-MOVE-08 .. -12, WRG-ORD-08, WRG-ROUT-05 .. -07, WRG-LEAVE).
+
+use super::Movement;
+use super::intent::{Cx, rout_mover, run_straight, running_mover};
+use super::mover::{EPS, Kind, Mover, STEPS, footprint, routing};
+use super::track::{Pose, Track};
+use crate::Data;
+use crate::after::{Left, Swerve};
+use crate::combat::Cause;
+use crate::reaction::{Effect, Trigger};
+use crate::report::Note;
+use crate::state::{Away, Motion, Pursuit, State, Unit};
+use tabletop::dice::DiceSource;
+use tabletop::geometry::{Point, Sector, direction_sector};
+
+/// What a mover runs into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hit {
+    /// A friend it may not pass.
+    Friend,
+    /// An enemy it touches (it may contact).
+    Contact,
+    /// An enemy it comes within 1" of (it may not contact).
+    Short,
+    /// The table's edge (it may not leave).
+    Edge,
+    /// Its standard leaves the table (it may leave).
+    Off,
+}
+
+/// The movement being carried out.
+pub struct Run<'a> {
+    /// The tables.
+    pub data: &'a Data,
+    /// The state, changed as the units move.
+    pub state: &'a mut State,
+    /// The dice for the charge tests.
+    pub dice: &'a mut dyn DiceSource,
+    /// What the movement reports.
+    pub out: &'a mut Movement,
+    /// Every move, in the order made.
+    pub movers: Vec<Mover>,
+    /// Each unit's current move.
+    pub slot: Vec<Option<usize>>,
+    /// Units that will evade a charger, and which.
+    pub evading: Vec<Option<u16>>,
+    /// Units that have evaded.
+    pub evaded: Vec<bool>,
+    /// Evaders caught (WRG-MOVE-11).
+    pub caught: Vec<bool>,
+    /// Inches each standard moved.
+    pub moved: Vec<f64>,
+    /// Units in hand-to-hand at the start.
+    pub fighting: Vec<bool>,
+    /// Routers that swerved round a friend, and which.
+    swerved: Vec<(u16, u16)>,
+    /// Each unit's frontage and depth, and half its diagonal.
+    sizes: Vec<(f64, f64, f64)>,
+    /// Scratch.
+    hits: Vec<(u16, Hit)>,
+    pad: super::mover::Pad,
+    step: u32,
+}
+
+impl<'a> Run<'a> {
+    /// Sets the run up.
+    pub fn new(
+        data: &'a Data,
+        state: &'a mut State,
+        dice: &'a mut dyn DiceSource,
+        out: &'a mut Movement,
+        fighting: Vec<bool>,
+    ) -> Run<'a> {
+        let n = state.units.len();
+        let sizes = state
+            .units
+            .iter()
+            .map(|u| {
+                let (w, d) = u.block.size(data, u.troop);
+                (w, d, 0.5 * (w * w + d * d).sqrt())
+            })
+            .collect();
+        Run {
+            sizes,
+            data,
+            state,
+            dice,
+            out,
+            movers: Vec::new(),
+            slot: vec![None; n],
+            evading: vec![None; n],
+            evaded: vec![false; n],
+            caught: vec![false; n],
+            moved: vec![0.0; n],
+            fighting,
+            swerved: Vec::new(),
+            hits: Vec::new(),
+            pad: Default::default(),
+            step: 0,
+        }
+    }
+
+    /// Gives a unit a (new) move; any move it had stops.
+    pub fn set_mover(&mut self, mut m: Mover, from_step: u32) -> usize {
+        m.from_step = from_step;
+        if let Some(old) = self.slot.get(m.id as usize).copied().flatten() {
+            self.movers[old].stopped = true;
+        }
+        let i = self.movers.len();
+        let id = m.id as usize;
+        self.movers.push(m);
+        if let Some(s) = self.slot.get_mut(id) {
+            *s = Some(i);
+        }
+        if self.step > 0 {
+            self.find_near();
+        }
+        i
+    }
+
+    /// Works out, for every mover, the units it may meet this period: those whose footprint
+    /// can come within 1" of the ground it sweeps, allowing for their own moves.
+    pub fn find_near(&mut self) {
+        let short = self.data.movement.distances.stop_short + 0.1;
+        let travel: Vec<f64> = (0..self.state.units.len())
+            .map(|id| {
+                self.slot[id].map_or(0.0, |k| {
+                    let m = &self.movers[k];
+                    if m.stopped { 0.0 } else { (m.limit - m.param).max(0.0) }
+                })
+            })
+            .collect();
+        let mut pts: Vec<Point> = Vec::new();
+        for k in 0..self.movers.len() {
+            if self.movers[k].stopped {
+                continue;
+            }
+            let m = &self.movers[k];
+            pts.clear();
+            pts.push(m.pose(m.param).at);
+            let mut spent = 0.0;
+            let mut slack = 0.0;
+            for seg in &m.track.segs {
+                let c = seg.cost();
+                if spent + c > m.param {
+                    if let super::track::Seg::Turn { .. } = seg {
+                        slack += c;
+                    }
+                    pts.push(m.pose((spent + c).min(m.limit)).at);
+                }
+                spent += c;
+                if spent >= m.limit {
+                    break;
+                }
+            }
+            let me = m.id as usize;
+            let r = self.sizes[me].2;
+            let mut near = Vec::new();
+            for (o, u) in self.state.units.iter().enumerate() {
+                if o == me || !u.on_table() {
+                    continue;
+                }
+                let reach = r + self.sizes[o].2 + short + travel[o] + slack;
+                let d = if pts.len() == 1 {
+                    pts[0].distance(u.at)
+                } else {
+                    pts.windows(2)
+                        .map(|w| tabletop::geometry::point_segment_distance(u.at, w[0], w[1]))
+                        .fold(f64::INFINITY, f64::min)
+                };
+                if d <= reach {
+                    near.push(o as u16);
+                }
+            }
+            self.movers[k].near = near;
+        }
+    }
+
+    fn stop_unit(&mut self, id: u16) {
+        if let Some(i) = self.slot.get(id as usize).copied().flatten() {
+            self.movers[i].stopped = true;
+        }
+    }
+
+    fn cx<R>(&mut self, f: impl FnOnce(&mut Cx) -> R) -> R {
+        let pad = std::mem::take(&mut self.pad);
+        let mut cx = Cx { data: self.data, state: self.state, fighting: &self.fighting, pad };
+        let r = f(&mut cx);
+        self.pad = cx.pad;
+        r
+    }
+
+    fn name(&self, id: u16) -> String {
+        self.state.units.get(id as usize).map_or_else(|| "?".into(), |u| u.name.to_string())
+    }
+
+    /// The share of the period still to run.
+    fn time_left(&self) -> f64 {
+        (STEPS.saturating_sub(self.step)) as f64 / STEPS as f64
+    }
+
+    /// Runs the 20 steps: in odd steps the units move in the order of their ids, in even
+    /// steps in the reverse order, each against the others where they stand.
+    pub fn steps(&mut self) {
+        self.find_near();
+        for s in 1..=STEPS {
+            self.step = s;
+            let n = self.movers.len();
+            for j in 0..n {
+                let i = if s % 2 == 1 { j } else { n - 1 - j };
+                self.advance(i, s);
+            }
+        }
+    }
+
+    fn advance(&mut self, i: usize, s: u32) {
+        let m = &self.movers[i];
+        if m.stopped || s <= m.from_step {
+            return;
+        }
+        if !self.state.units[m.id as usize].on_table() {
+            self.movers[i].stopped = true;
+            return;
+        }
+        let goal = (m.rate * (s - m.from_step) as f64).min(m.limit);
+        loop {
+            let m = &self.movers[i];
+            if m.stopped || goal <= m.param + 1e-12 {
+                break;
+            }
+            let np = m.normal_point.filter(|np| *np > m.param && *np <= goal);
+            let sub = np.unwrap_or(goal);
+            let got = self.go(i, sub);
+            if np.is_some() && got + 1e-9 >= sub && !self.movers[i].stopped {
+                self.movers[i].normal_point = None;
+                self.normal_move_used(i);
+                continue;
+            }
+            break;
+        }
+        let m = &mut self.movers[i];
+        if m.param >= m.limit - 1e-9 {
+            m.stopped = true;
+        }
+    }
+
+    /// Moves mover `i` on toward `target`, as far as nothing stops it; returns where it got.
+    fn go(&mut self, i: usize, target: f64) -> f64 {
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let m = &self.movers[i];
+            let (old_p, id) = (m.param, m.id);
+            let (old, new) = (m.pose(old_p), m.pose(target));
+            self.collect_hits(i, new, old);
+            if tries > 8 {
+                return old_p;
+            }
+            // Leaving the table.
+            if self.hits.iter().any(|h| h.1 == Hit::Off) {
+                let table = &self.state.table;
+                let m = &self.movers[i];
+                let p = bisect(old_p, target, |p| table.contains_point(m.pose(p).at));
+                self.place(i, p);
+                self.leave(i);
+                return p;
+            }
+            // Routers meeting friends (WRG-ROUT-05 .. -07), evaders passing (WRG-MOVE-12).
+            let friend = self
+                .hits
+                .iter()
+                .find(|h| h.1 == Hit::Friend && !self.movers[i].passed.contains(&h.0))
+                .map(|h| h.0);
+            if let Some(f) = friend {
+                match self.movers[i].kind {
+                    Kind::Rout => {
+                        if self.meet_friends(i, f, old) {
+                            continue;
+                        }
+                        return self.movers.get(i).map_or(old_p, |m| m.param);
+                    }
+                    Kind::Evade => {
+                        self.pass_through(i, f);
+                        continue;
+                    }
+                    _ => {}
+                }
+            }
+            let blocking: Vec<(u16, Hit)> = self
+                .hits
+                .iter()
+                .copied()
+                .filter(|h| !(h.1 == Hit::Friend && self.movers[i].passed.contains(&h.0)))
+                .collect();
+            if blocking.is_empty() {
+                self.place(i, target);
+                return target;
+            }
+            let p = {
+                let this = &*self;
+                bisect(old_p, target, |p| !this.blocked(i, p, old, &blocking))
+            };
+            self.place(i, p);
+            self.movers[i].stopped = true;
+            let _ = id;
+            for &(o, h) in &blocking {
+                if h == Hit::Contact && self.touching(i, o) {
+                    self.contact(i, o);
+                }
+            }
+            return p;
+        }
+    }
+
+    fn touching(&self, i: usize, o: u16) -> bool {
+        let m = &self.movers[i];
+        let r = m.rect(m.pose(m.param));
+        let u = &self.state.units[o as usize];
+        u.on_table() && r.distance(&footprint(self.data, u)) <= crate::melee_phase::CONTACT
+    }
+
+    /// Whether mover `i` at `p` runs into any of `units` (coming from `prev`).
+    fn blocked(&self, i: usize, p: f64, prev: Pose, units: &[(u16, Hit)]) -> bool {
+        let m = &self.movers[i];
+        let pose = m.pose(p);
+        units.iter().any(|&(o, h)| self.hit(m, pose, prev, o) == Some(h))
+    }
+
+    fn hit(&self, m: &Mover, pose: Pose, prev: Pose, o: u16) -> Option<Hit> {
+        let table = &self.state.table;
+        if o == m.id {
+            let r = m.rect(pose);
+            if m.leaves {
+                return (!table.contains_point(pose.at)).then_some(Hit::Off);
+            }
+            return (!table.contains_rect(&r) && table.contains_rect(&m.rect(prev)))
+                .then_some(Hit::Edge);
+        }
+        let me = &self.state.units[m.id as usize];
+        let u = self.state.units.get(o as usize)?;
+        if !u.on_table() {
+            return None;
+        }
+        let short = self.data.movement.distances.stop_short;
+        let (w, d, rad) = self.sizes[o as usize];
+        let reach = self.sizes[m.id as usize].2 + rad + short + 0.1;
+        if (u.at - pose.at).length_squared() > reach * reach {
+            return None;
+        }
+        let ro = tabletop::geometry::Rect::new(u.at, u.facing, w, d);
+        let r = m.rect(pose);
+        if u.side == me.side {
+            return (r.overlaps(&ro) && !m.rect(prev).overlaps(&ro)).then_some(Hit::Friend);
+        }
+        if m.kind.contacts() {
+            return r.overlaps(&ro).then_some(Hit::Contact);
+        }
+        if super::mover::gap_at_least(&r, &ro) >= short - 1e-9 {
+            return None;
+        }
+        let d = r.distance(&ro);
+        if d >= short - 1e-9 {
+            return None;
+        }
+        (d < m.rect(prev).distance(&ro) - 1e-9).then_some(Hit::Short)
+    }
+
+    fn collect_hits(&mut self, i: usize, pose: Pose, prev: Pose) {
+        let mut hits = std::mem::take(&mut self.hits);
+        hits.clear();
+        let m = &self.movers[i];
+        if let Some(h) = self.hit(m, pose, prev, m.id) {
+            hits.push((m.id, h));
+        }
+        for &o in &m.near {
+            if let Some(h) = self.hit(m, pose, prev, o) {
+                hits.push((o, h));
+            }
+        }
+        self.hits = hits;
+    }
+
+    /// Puts mover `i` at `p`, on the table.
+    fn place(&mut self, i: usize, p: f64) {
+        let m = &mut self.movers[i];
+        let travel = m.track.travel(m.param, p);
+        m.param = p;
+        let pose = m.pose(p);
+        let id = m.id as usize;
+        let u = &mut self.state.units[id];
+        self.moved[id] += travel;
+        u.at = pose.at;
+        u.facing = pose.facing;
+    }
+
+    /// The unit's standard has left the table (WRG-LEAVE-01, WRG-PURS-06).
+    fn leave(&mut self, i: usize) {
+        let id = self.movers[i].id;
+        self.movers[i].stopped = true;
+        let pursued = self.state.units.iter().any(|p| {
+            p.on_table()
+                && p.side != self.state.units[id as usize].side
+                && p.pursuit.is_some_and(|x| x.target == id)
+        });
+        let routs = self.movers[i].kind == Kind::Rout;
+        let why = if routs && pursued { Left::Pursued } else { Left::Ordinary };
+        let period = self.state.period;
+        let u = &mut self.state.units[id as usize];
+        u.away = Some(Away {
+            state: crate::after::left_table(why),
+            at: u.at,
+            facing: u.facing,
+            left_in: period,
+        });
+        u.pursuit = None;
+        self.out.left_table.push((id, why));
+        let rule = if why == Left::Pursued { "WRG-PURS-06" } else { "WRG-LEAVE-01" };
+        let text = format!("{} leave the table", u.name);
+        self.out.notes.push(Note::new(rule, text));
+    }
+
+    /// Routers run into friends: they swerve to a gap 3 figures wide within 5", losing 5",
+    /// or burst through (WRG-ROUT-05 .. -07). Returns whether to try the step again.
+    fn meet_friends(&mut self, i: usize, f: u16, at: Pose) -> bool {
+        let data = self.data;
+        let id = self.movers[i].id;
+        let r = self.movers[i].rect(at);
+        let heading = at.facing;
+        let right = heading.right();
+        let me = &self.state.units[id as usize];
+        let figure = data.base(me.troop).front;
+        let remaining = (self.movers[i].limit - self.movers[i].param).max(0.0);
+        let friend = &self.state.units[f as usize];
+        let span = |u: &Unit| {
+            let c = footprint(data, u).corners();
+            let xs = c.map(|p| (p - at.at).dot(right));
+            let ys = c.map(|p| (p - at.at).dot(heading.vector()));
+            let lo = xs.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let ahead = ys.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let behind = ys.iter().copied().fold(f64::INFINITY, f64::min);
+            (lo, hi, behind, ahead)
+        };
+        let (a, b, _, _) = span(friend);
+        let hw = r.width / 2.0;
+        // The friends across the routers' way: their spans across it.
+        let mut spans: Vec<(f64, f64)> = vec![(a, b)];
+        for g in
+            self.state.units.iter().filter(|g| {
+                g.side == me.side && g.id != id && g.id != f && g.on_table() && !routing(g)
+            })
+        {
+            let (ga, gb, gbehind, gahead) = span(g);
+            if gahead >= 0.0 && gbehind <= remaining + r.depth {
+                spans.push((ga, gb));
+            }
+        }
+        // The gap on each side: where the joined spans end, and how wide the free ground is.
+        let gap_on = |right_side: bool| -> (f64, f64) {
+            let mut edge = if right_side { b } else { a };
+            loop {
+                let grown = spans.iter().find(|&&(lo, hi)| {
+                    if right_side {
+                        lo <= edge + 1e-9 && hi > edge + 1e-9
+                    } else {
+                        hi >= edge - 1e-9 && lo < edge - 1e-9
+                    }
+                });
+                match grown {
+                    Some(&(lo, hi)) => edge = if right_side { hi } else { lo },
+                    None => break,
+                }
+            }
+            let width = spans
+                .iter()
+                .filter_map(|&(lo, hi)| {
+                    if right_side {
+                        (lo > edge).then_some(lo - edge)
+                    } else {
+                        (hi < edge).then_some(edge - hi)
+                    }
+                })
+                .fold(f64::INFINITY, f64::min);
+            (edge, width)
+        };
+        let swerved = self.swerved.contains(&(id, f));
+        let mut choice: Option<(f64, f64)> = None;
+        if !swerved {
+            let (le, lw) = gap_on(false);
+            let (re, rw) = gap_on(true);
+            for (width, dist, shift) in
+                [(lw, le.abs(), le - hw - 0.05), (rw, re.abs(), re + hw + 0.05)]
+            {
+                let s = crate::after::meet_friends(
+                    data,
+                    me.troop,
+                    figure,
+                    remaining,
+                    Some(width),
+                    dist,
+                    friend.status,
+                );
+                if let Swerve::ToGap { remaining } = s
+                    && choice.is_none_or(|(c, _)| shift.abs() < c.abs())
+                {
+                    choice = Some((shift, remaining));
+                }
+            }
+        }
+        if let Some((shift, left)) = choice {
+            self.swerved.push((id, f));
+            // Sideways to the gap, then straight on (WRG-ROUT-05).
+            let mut track = Track::new(at);
+            track.line_to(at.at + right * shift, Some(heading));
+            track.line(heading.vector(), (left - shift.abs()).max(0.0), heading);
+            let u = self.state.units[id as usize].clone();
+            let reach = self.cx(|cx| {
+                super::mover::reach(cx.data, cx.state, u.troop, &track, left, &mut cx.pad)
+            });
+            let mut m = Mover::new(&u, data, Kind::Rout, track, reach);
+            m.rate = self.movers[i].rate;
+            m.leaves = true;
+            m.passed = self.movers[i].passed.clone();
+            self.set_mover(m, self.step);
+            self.out.notes.push(Note::new(
+                "WRG-ROUT-05",
+                format!("{} swerve round {} toward a gap, losing 5\"", self.name(id), self.name(f)),
+            ));
+            return false;
+        }
+        let s =
+            crate::after::meet_friends(data, me.troop, figure, remaining, None, 0.0, friend.status);
+        self.movers[i].passed.push(f);
+        if let Swerve::BurstThrough { disorganised, swept_away } = s {
+            let mut note = Note::new(
+                "WRG-ROUT-06",
+                format!("{} burst through {}", self.name(id), self.name(f)),
+            );
+            if disorganised {
+                add_cause(&mut self.state.units[f as usize], Cause::PassedThrough);
+                note = note.and("WRG-DIS-10");
+            }
+            self.out.notes.push(note);
+            if swept_away && !routing(&self.state.units[f as usize]) {
+                crate::state::break_unit(self.state, f);
+                self.state.units[f as usize].facing = heading;
+                self.stop_unit(f);
+                self.out.notes.push(Note::new(
+                    "WRG-ROUT-07",
+                    format!("{} are swept away and join the rout", self.name(f)),
+                ));
+            }
+        }
+        true
+    }
+
+    /// An evader passes through a friend: close-order troops are disorganised by all but
+    /// light infantry (WRG-MOVE-12).
+    fn pass_through(&mut self, i: usize, f: u16) {
+        self.movers[i].passed.push(f);
+        let id = self.movers[i].id;
+        let (evader, passed) =
+            (self.state.units[id as usize].troop, self.state.units[f as usize].troop);
+        if crate::moves::evaders_disorganise(evader, passed) {
+            add_cause(&mut self.state.units[f as usize], Cause::PassedThrough);
+            self.out.notes.push(
+                Note::new(
+                    "WRG-MOVE-12",
+                    format!("{} evade through {}, disordering them", self.name(id), self.name(f)),
+                )
+                .and("WRG-DIS-10"),
+            );
+        }
+    }
+
+    /// Mover `i` touches enemy `o`.
+    fn contact(&mut self, i: usize, o: u16) {
+        let m = &self.movers[i];
+        let (id, kind) = (m.id, m.kind);
+        let target = match kind {
+            Kind::Charge { target, .. } | Kind::Counter { target } => target,
+            Kind::Pursue { target } => {
+                if o != target {
+                    self.stop_unit(o);
+                }
+                return;
+            }
+            _ => return,
+        };
+        // An evader waiting for this charger evades now (WRG-R-10).
+        if self.evading[o as usize] == Some(id) && !self.evaded[o as usize] {
+            self.movers[i].stopped = false;
+            self.evade(o, id);
+            return;
+        }
+        let pair = (id.min(o), id.max(o));
+        if !self.out.charges.iter().any(|&(a, b)| (a.min(b), a.max(b)) == pair) {
+            self.out.charges.push((id, o));
+            self.out.notes.push(
+                Note::new(
+                    "WRG-MOVE-04",
+                    format!("{} charge into contact with {}", self.name(id), self.name(o)),
+                )
+                .and("WRG-R-08"),
+            );
+        }
+        if !self.out.under_attack.contains(&o) {
+            self.out.under_attack.push(o);
+        }
+        let ou = &self.state.units[o as usize];
+        if routing(ou) {
+            // Caught running: the chargers pursue (WRG-PURS-01, WRG-R-41).
+            let at = self.state.units[id as usize].at;
+            let u = &mut self.state.units[id as usize];
+            if u.pursuit.is_none() {
+                u.pursuit = Some(Pursuit { target: o, periods: 0, from: at, farthest: 0.0 });
+                self.out.notes.push(Note::new(
+                    "WRG-PURS-01",
+                    format!("{} catch {} running and pursue", self.name(id), self.name(o)),
+                ));
+            }
+            return;
+        }
+        self.stop_unit(o);
+        // Cavalry charged frontally by cavalry with no test (contact within the normal move)
+        // may still countercharge: they meet the charge at a gallop (WRG-RT-13, WRG-ORD-08).
+        if let Kind::Charge { .. } = kind
+            && o == target
+        {
+            let (me, t) = (&self.state.units[id as usize], &self.state.units[o as usize]);
+            let frontal = direction_sector(t.facing, me.at - t.at) == Sector::Front;
+            let forbidden = t.standing.order().is_some_and(|x| x.no_countercharge);
+            let forced =
+                t.running.is_some_and(|r| !matches!(r.effect, Effect::CarryOn | Effect::NewOrder));
+            let tested =
+                self.out.tests.iter().any(|x| x.unit == o && x.trigger == Trigger::Charged);
+            if !tested
+                && t.troop.is_cavalry()
+                && me.troop.is_cavalry()
+                && frontal
+                && !forbidden
+                && !forced
+            {
+                self.state.units[o as usize].motion = Motion::Charged;
+                self.out.notes.push(
+                    Note::new(
+                        "WRG-ORD-08",
+                        format!("{} meet the charge with a countercharge", self.name(o)),
+                    )
+                    .and("WRG-RT-13"),
+                );
+            }
+        }
+    }
+
+    /// The charger has used its normal move: its target evades or tests (WRG-RT-03, -12,
+    /// WRG-R-10), and may countercharge (WRG-ORD-08, WRG-R-19, WRG-M-07).
+    fn normal_move_used(&mut self, i: usize) {
+        let (id, kind) = (self.movers[i].id, self.movers[i].kind);
+        let Kind::Charge { target: t, .. } = kind else { return };
+        let tu = &self.state.units[t as usize];
+        if !tu.on_table() || routing(tu) || self.evaded[t as usize] {
+            return;
+        }
+        if self.out.charges.iter().any(|&(a, b)| (a == id && b == t) || (a == t && b == id)) {
+            return;
+        }
+        if self.evading[t as usize] == Some(id) {
+            self.evade(t, id);
+            return;
+        }
+        let facing_before = tu.facing;
+        let taken = crate::test_phase::take_tests(
+            self.data,
+            self.state,
+            &[(t, Trigger::Charged)],
+            &[t],
+            self.dice,
+        );
+        let Some(tk) = taken.into_iter().next() else { return };
+        let (effect, score) = (tk.outcome.effect, tk.outcome.score);
+        self.out.tests.push(tk);
+        let left = self.time_left();
+        let tu = self.state.units[t as usize].clone();
+        match effect {
+            Effect::Break => {
+                if tu.facing == facing_before {
+                    self.state.units[t as usize].facing = facing_before.reversed();
+                }
+                let u = self.state.units[t as usize].clone();
+                match self.cx(|cx| rout_mover(cx, &u, 1, left)) {
+                    Some(m) => {
+                        self.set_mover(m, self.step);
+                    }
+                    None => self.stop_unit(t),
+                }
+                self.out.notes.push(
+                    Note::new(
+                        "WRG-RRES-01",
+                        format!("{} break as the charge comes in", self.name(t)),
+                    )
+                    .and("WRG-RT-12"),
+                );
+            }
+            e if self.counters(t, id, e, score) => self.countercharge(t, id),
+            Effect::CarryOn | Effect::NewOrder => {}
+            e => {
+                let m = self.cx(|cx| running_mover(cx, &tu, e, left));
+                match m {
+                    Some(m) => {
+                        self.set_mover(m, self.step);
+                    }
+                    None => self.stop_unit(t),
+                }
+            }
+        }
+    }
+
+    /// Whether `t`, charged by `c`, countercharges after a test with this result: cavalry
+    /// charged in front by cavalry, a score of 6 or more, carry on or better, not forbidden
+    /// (WRG-ORD-08, WRG-R-19).
+    fn counters(&self, t: u16, c: u16, e: Effect, score: i32) -> bool {
+        let (tu, cu) = (&self.state.units[t as usize], &self.state.units[c as usize]);
+        let frontal = direction_sector(tu.facing, cu.at - tu.at) == Sector::Front;
+        let forbidden = tu.standing.order().is_some_and(|o| o.no_countercharge);
+        crate::reaction::may_countercharge(tu.troop, cu.troop, frontal, forbidden, score, e, false)
+    }
+
+    /// Cavalry countercharge: they close straight on the charger from here, each as far as
+    /// its charge still goes (WRG-ORD-08, WRG-M-07).
+    fn countercharge(&mut self, t: u16, charger: u16) {
+        let left = self.time_left();
+        let u = self.state.units[t as usize].clone();
+        let to = self.state.units[charger as usize].at;
+        let Some(charge) = self.data.moves(u.troop).charge else { return };
+        let m = self.cx(|cx| {
+            cx.along(&u, &[to], charge * left, Kind::Counter { target: charger }, true, false)
+        });
+        if let Some((mut m, _)) = m {
+            m.rate = charge / STEPS as f64;
+            self.set_mover(m, self.step);
+            self.state.units[t as usize].motion = Motion::Charged;
+            self.out.notes.push(
+                Note::new(
+                    "WRG-ORD-08",
+                    format!("{} countercharge {}", self.name(t), self.name(charger)),
+                )
+                .and("WRG-R-19"),
+            );
+        }
+    }
+
+    /// `t` evades charger `c`: it turns about and runs 10" straight back (5" less round an
+    /// impassable obstacle), caught if the charger's remaining distance still reaches it
+    /// (WRG-MOVE-09 .. -11, WRG-R-10).
+    fn evade(&mut self, t: u16, c: u16) {
+        self.evaded[t as usize] = true;
+        let data = self.data;
+        let u = self.state.units[t as usize].clone();
+        let Some(dist) = data.moves(u.troop).evade else { return };
+        let Some(ci) = self.slot[c as usize] else { return };
+        let gap = footprint(data, &self.state.units[c as usize]).distance(&footprint(data, &u));
+        let remaining = (self.movers[ci].limit - self.movers[ci].param).max(0.0);
+        let back = u.facing.reversed();
+        let m = self.cx(|cx| run_straight(cx, &u, back, dist, Kind::Evade));
+        let (got, detour) = m.as_ref().map_or((0.0, false), |m| (m.limit, m.slowed));
+        let nominal = crate::moves::evade(data, u.troop, gap, remaining, detour);
+        let caught = nominal.is_some_and(|e| e.caught) || remaining + 1e-9 >= gap + got;
+        match m {
+            Some(mut m) => {
+                m.rate = m.limit.max(EPS);
+                m.leaves = true;
+                m.passes_friends = true;
+                let k = self.set_mover(m, self.step);
+                // The jump is made at once, in half-inch pieces so nothing is jumped over.
+                let lim = self.movers[k].limit;
+                while !self.movers[k].stopped && self.movers[k].param < lim - 1e-9 {
+                    let to = (self.movers[k].param + 0.5).min(lim);
+                    if self.go(k, to) < to - 1e-9 {
+                        break;
+                    }
+                }
+                self.movers[k].stopped = true;
+            }
+            None => {
+                self.state.units[t as usize].facing = back;
+            }
+        }
+        self.state.units[t as usize].motion = Motion::Retired;
+        if !self.state.units[t as usize].on_table() {
+            return;
+        }
+        if caught {
+            self.caught[t as usize] = true;
+            let to = self.state.units[t as usize].at;
+            let cu = self.state.units[c as usize].clone();
+            let rate = self.movers[ci].rate;
+            let kind = self.movers[ci].kind;
+            let m = self.cx(|cx| cx.along(&cu, &[to], remaining, kind, true, false));
+            if let Some((mut m, _)) = m {
+                m.rate = rate;
+                m.limit = m.limit.min(remaining);
+                self.set_mover(m, self.step);
+            }
+            self.out.notes.push(
+                Note::new(
+                    "WRG-MOVE-11",
+                    format!(
+                        "{} evade but are caught with their backs turned by {}",
+                        self.name(t),
+                        self.name(c)
+                    ),
+                )
+                .and("WRG-MOVE-09"),
+            );
+        } else {
+            self.movers[ci].stopped = false;
+            self.out.notes.push(
+                Note::new(
+                    "WRG-MOVE-09",
+                    format!("{} evade {:.1}\" from {}'s charge", self.name(t), got, self.name(c)),
+                )
+                .and("WRG-R-10"),
+            );
+        }
+    }
+}
+
+/// The largest `p` in `[lo, hi]` for which `ok` holds, given that it holds at `lo`.
+fn bisect(lo: f64, hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
+    if ok(hi) {
+        return hi;
+    }
+    let (mut a, mut b) = (lo, hi);
+    for _ in 0..30 {
+        let mid = 0.5 * (a + b);
+        if ok(mid) {
+            a = mid;
+        } else {
+            b = mid;
+        }
+        if b - a < 1e-3 {
+            break;
+        }
+    }
+    a
+}
+
+/// Adds a cause of disorganisation once.
+pub fn add_cause(u: &mut Unit, c: Cause) {
+    if !u.causes.contains(&c) {
+        u.causes.push(c);
+    }
+}
