@@ -47,10 +47,12 @@ impl Vec2 {
         self.x * o.y - self.y * o.x
     }
 
-    /// Length.
+    /// Length, by `sqrt` of the sum of squares: several times faster than `hypot`, and exact
+    /// to the last bit or two for table distances (no coordinate on a table is near the
+    /// overflow or underflow that `hypot` guards against).
     #[inline]
     pub fn length(self) -> f64 {
-        self.x.hypot(self.y)
+        (self.x * self.x + self.y * self.y).sqrt()
     }
 
     /// Squared length.
@@ -443,7 +445,7 @@ impl Rect {
         let l = self.to_local(p);
         let dx = (l.x.abs() - self.width / 2.0).max(0.0);
         let dy = (l.y.abs() - self.depth / 2.0).max(0.0);
-        dx.hypot(dy)
+        (dx * dx + dy * dy).sqrt()
     }
 
     /// Base-to-base contact: the rectangles do not overlap and their edges are within

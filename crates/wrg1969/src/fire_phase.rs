@@ -127,17 +127,20 @@ pub fn reach_and_overhead(
     let contour = |u: &Unit| state.table.elevation(u.at).floor() as i32;
     let mut n = 0;
     let mut overhead_flat = false;
+    // Every other unit's footprint, once: the line from each figure is checked against them.
+    let others: Vec<(&Unit, Rect)> = state
+        .units
+        .iter()
+        .filter(|o| o.id != shooter.id && o.id != target.id && o.on_table())
+        .map(|o| (o, o.block.footprint(data, o.troop, o.at, o.facing)))
+        .collect();
     for p in front_points(data, shooter) {
         let aim = nearest(&tr, p);
         if reaches(data, p, shooter.facing, kind, range, aim).is_err() {
             continue;
         }
-        let between: Vec<&Unit> = state
-            .units
-            .iter()
-            .filter(|o| o.id != shooter.id && o.id != target.id && o.on_table())
-            .filter(|o| crosses(&o.block.footprint(data, o.troop, o.at, o.facing), p, aim))
-            .collect();
+        let between: Vec<&Unit> =
+            others.iter().filter(|(_, r)| crosses(r, p, aim)).map(|(o, _)| *o).collect();
         let friendly_units = between.iter().filter(|o| o.side == shooter.side).count() as u32;
         let mut ok = true;
         let mut penalty = false;
@@ -201,10 +204,15 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
             Some(Verb::Skirmish { unit } | Verb::Attack { unit }) => Some(*unit),
             _ => None,
         };
+        let own = s.block.footprint(data, s.troop, s.at, s.facing);
         let mut candidates: Vec<(u32, f64, u16)> = state
             .units
             .iter()
             .filter(|t| t.side != s.side && t.on_table())
+            // No figure reaches a target whose footprint is out of range of the whole unit's.
+            .filter(|t| {
+                own.distance(&t.block.footprint(data, t.troop, t.at, t.facing)) <= range + 1e-9
+            })
             .filter_map(|t| {
                 let n = figures_in_reach(data, state, s, t, range, weapon);
                 (n > 0).then(|| (u32::from(Some(t.id) != named), s.at.distance(t.at), t.id))

@@ -218,8 +218,6 @@ pub struct View {
     pub generals: Vec<GeneralView>,
     /// Figures each side holds prisoner.
     pub prisoners: [u32; 2],
-    /// The score if the battle ended now (figures left plus terrain held, WRG-VIC-01).
-    pub scores: [u32; 2],
 }
 
 impl Wrg1969 {
@@ -520,7 +518,6 @@ impl RuleSet for Wrg1969 {
                 })
                 .collect(),
             prisoners: st.prisoners,
-            scores: crate::scoring::scores(&data, st),
         }
     }
 
