@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use tabletop::geometry::{Facing, Point};
 use tabletop::rules::{Refusal, Side, Viewer};
-use tabletop::terrain::Table;
+use tabletop::terrain::SharedTable;
 
 /// A unit in play.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -172,7 +172,7 @@ pub struct State {
     /// The scenario's name.
     pub name: String,
     /// The table (shared, never changed in play).
-    pub table: Arc<Table>,
+    pub table: SharedTable,
     /// The period: 0 while orders are being written.
     pub period: u32,
     /// The time limit.
@@ -330,7 +330,7 @@ pub fn setup(scenario: &Scenario) -> State {
         free_messengers,
         signals,
         name: scenario.name.clone(),
-        table: Arc::new(scenario.table.clone()),
+        table: SharedTable::new(scenario.table.clone()),
         period: 0,
         limit: scenario.periods,
         objectives: scenario.objectives.clone(),

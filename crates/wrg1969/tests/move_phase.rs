@@ -1,6 +1,5 @@
 //! The movement part of a period on the table: orders, directed moves, charges with their
 //! tests, evades and countercharges, routs and pursuits, terrain and the table's edge.
-use std::sync::Arc;
 use tabletop::diagnostics::Source;
 use tabletop::dice::ScriptedDice;
 use tabletop::geometry::{Facing, Vec2};
@@ -39,9 +38,9 @@ fn only(ids: &[u16]) -> (Data, State) {
 }
 
 /// An open table 72" by 48" with extra terrain.
-fn table(extra: &str) -> Arc<tabletop::terrain::Table> {
+fn table(extra: &str) -> tabletop::terrain::SharedTable {
     let text = format!("[table]\nwidth = 72.0\nheight = 48.0\n{extra}");
-    Arc::new(load_table(&Source::new("t.toml", text)).unwrap())
+    tabletop::terrain::SharedTable::new(load_table(&Source::new("t.toml", text)).unwrap())
 }
 
 fn place(st: &mut State, id: u16, x: f64, y: f64, bearing: f64) {

@@ -24,6 +24,7 @@ pub mod band;
 mod convex;
 pub mod cost;
 pub mod polygon;
+mod shared;
 pub mod sight;
 pub mod slope;
 pub mod split;
@@ -33,6 +34,7 @@ pub use cost::{
     PathCost, Stop, advance, advance_with, path_cost, path_cost_with,
 };
 pub use polygon::{BOUNDARY_TOLERANCE, LENGTH_TOLERANCE};
+pub use shared::SharedTable;
 pub use sight::{DefaultSightRule, Obstruction, ProfileSpan, Sight, SightRule, line_of_sight};
 pub use split::{CentrelineCrossing, FeatureSet, Ground, MAX_FEATURES, PathPiece, Scratch};
 
