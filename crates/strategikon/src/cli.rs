@@ -80,6 +80,11 @@ enum Command {
         /// Write the game record (JSON) here, for `replay`.
         #[arg(long, value_name = "FILE.json")]
         record: Option<PathBuf>,
+        /// Whose eyes the report's tables are drawn through: `red` or `blue` (that side's own
+        /// orders and plans shown, the enemy's hidden), `spectator` (no orders) or `umpire`
+        /// (everything).
+        #[arg(long, default_value = "umpire", value_name = "WHO", value_parser = parse_viewer)]
+        view: Viewer,
         /// Stop a battle that has not ended after this many commands (an error).
         #[arg(long, default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         max_commands: u64,
@@ -161,11 +166,24 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         Err(e) => {
             // Help and version go to stdout with success; usage errors to stderr with code 2.
             e.print().ok();
-            return Ok(if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS });
+            return Ok(if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            });
         }
     };
     match cli.command {
-        Command::Duel { ruleset, attacker, defender, rear, flank, terrain, general, json } => {
+        Command::Duel {
+            ruleset,
+            attacker,
+            defender,
+            rear,
+            flank,
+            terrain,
+            general,
+            json,
+        } => {
             if ruleset != "othw" {
                 bail!("duel is for the rule set othw, not '{ruleset}'");
             }
@@ -193,15 +211,51 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate { files } => validate(&files),
-        Command::Render { file, output, after, scale } => render(&file, &output, after, scale),
+        Command::Render {
+            file,
+            output,
+            after,
+            scale,
+        } => render(&file, &output, after, scale),
         Command::Replay { record, quiet } => replay(&record, quiet),
         Command::Referee { ruleset, question } => referee(&ruleset, &question),
-        Command::Battle { scenario, red, blue, seed, report, record, max_commands, quiet } => {
+        Command::Battle {
+            scenario,
+            red,
+            blue,
+            seed,
+            report,
+            record,
+            view,
+            max_commands,
+            quiet,
+        } => {
             let specs = [players::spec(&red)?, players::spec(&blue)?];
-            let outputs = Outputs { report: report.as_deref(), record: record.as_deref() };
-            battle(&scenario, specs, seed, outputs, max_commands as usize, quiet)
+            let outputs = Outputs {
+                report: report.as_deref(),
+                record: record.as_deref(),
+                view,
+            };
+            battle(
+                &scenario,
+                specs,
+                seed,
+                outputs,
+                max_commands as usize,
+                quiet,
+            )
         }
-        Command::Sim { scenario, games, red, blue, seed, threads, max_commands, json, plot } => {
+        Command::Sim {
+            scenario,
+            games,
+            red,
+            blue,
+            seed,
+            threads,
+            max_commands,
+            json,
+            plot,
+        } => {
             let specs = [players::spec(&red)?, players::spec(&blue)?];
             let threads = match threads {
                 Some(t) => t as usize,
@@ -269,19 +323,29 @@ fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn Hosted
             if after.is_some() {
                 bail!("--after applies to game records, not to scenarios");
             }
-            rules.new_game(source, 0).map_err(|d| anyhow::anyhow!("{d}"))
+            rules
+                .new_game(source, 0)
+                .map_err(|d| anyhow::anyhow!("{d}"))
         }
         Loaded::Record(rules, mut record) => {
             if let Some(n) = after {
                 if n > record.commands.len() {
-                    bail!("--after {n}: the record has only {} commands", record.commands.len());
+                    bail!(
+                        "--after {n}: the record has only {} commands",
+                        record.commands.len()
+                    );
                 }
                 record.commands.truncate(n);
             }
-            rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+            rules
+                .replay(&record)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
         Loaded::Roster(_) => {
-            bail!("{}: an army list has no table to draw; `validate` checks it", path.display())
+            bail!(
+                "{}: an army list has no table to draw; `validate` checks it",
+                path.display()
+            )
         }
     }
 }
@@ -314,10 +378,15 @@ fn render(
 fn replay(path: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
     let reg = registry::rulesets();
     let Loaded::Record(rules, record) = files::load(path, reg)? else {
-        bail!("{}: replay takes a game record (.json), not a scenario", path.display());
+        bail!(
+            "{}: replay takes a game record (.json), not a scenario",
+            path.display()
+        );
     };
     let started = Instant::now();
-    let game = rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let game = rules
+        .replay(&record)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let secs = started.elapsed().as_secs_f64();
     if !quiet {
         for line in game.log() {
@@ -357,7 +426,12 @@ fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{}: cannot read the file", path.display()))?
     };
     let question: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!("{}:{}:{}: not JSON: {e}", path.display(), e.line(), e.column())
+        anyhow::anyhow!(
+            "{}:{}:{}: not JSON: {e}",
+            path.display(),
+            e.line(),
+            e.column()
+        )
     })?;
     let answer = registry::referee(ruleset, &question)?;
     println!("{}", serde_json::to_string_pretty(&answer)?);
@@ -368,6 +442,19 @@ fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
 struct Outputs<'a> {
     report: Option<&'a Path>,
     record: Option<&'a Path>,
+    view: Viewer,
+}
+
+/// Reads `red`, `blue`, `spectator` or `umpire`.
+fn parse_viewer(text: &str) -> Result<Viewer, String> {
+    match text {
+        "umpire" => Ok(Viewer::Umpire),
+        "spectator" => Ok(Viewer::Spectator),
+        side => side
+            .parse()
+            .map(Viewer::Side)
+            .map_err(|_| format!("'{text}' is not red, blue, spectator or umpire")),
+    }
 }
 
 /// Reads a scenario for `what`, refusing a record.
@@ -384,8 +471,14 @@ fn scenario_only(path: &Path, what: &str) -> anyhow::Result<(&'static dyn Hosted
 
 fn result_line(outcome: Option<&Outcome>, commands: usize) -> String {
     match outcome {
-        Some(Outcome { winner: Some(side), reason }) => format!("result: {side} wins: {reason}"),
-        Some(Outcome { winner: None, reason }) => format!("result: a draw: {reason}"),
+        Some(Outcome {
+            winner: Some(side),
+            reason,
+        }) => format!("result: {side} wins: {reason}"),
+        Some(Outcome {
+            winner: None,
+            reason,
+        }) => format!("result: a draw: {reason}"),
         None => format!("result: the battle did not end within {commands} commands"),
     }
 }
@@ -399,7 +492,9 @@ fn battle(
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let (rules, source) = scenario_only(path, "battle")?;
-    rules.validate(&source).map_err(|d| anyhow::anyhow!("{d}"))?;
+    rules
+        .validate(&source)
+        .map_err(|d| anyhow::anyhow!("{d}"))?;
     let mut bots = players::make_pair(rules, &specs)?;
     let described = [bots[0].describe(), bots[1].describe()];
     if !quiet {
@@ -412,7 +507,7 @@ fn battle(
             described[1]
         );
     }
-    let mut reporter = Reporter::new(!quiet, outputs.report.is_some());
+    let mut reporter = Reporter::new(!quiet, outputs.report.is_some(), outputs.view);
     let started = Instant::now();
     let (game, end) = play(rules, source, seed, &mut bots, max_commands, &mut reporter)?;
     let secs = started.elapsed().as_secs_f64();
@@ -443,7 +538,10 @@ fn battle(
             .with_context(|| format!("{}: cannot write the report", out.display()))?;
         println!("report written to {}", out.display());
     }
-    eprintln!("played {n} commands in {secs:.3} s ({:.0} commands/s)", n as f64 / secs.max(1e-9));
+    eprintln!(
+        "played {n} commands in {secs:.3} s ({:.0} commands/s)",
+        n as f64 / secs.max(1e-9)
+    );
     if outcome.is_none() {
         bail!("the battle did not end within {max_commands} commands (raise --max-commands)");
     }

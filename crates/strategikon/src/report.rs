@@ -21,6 +21,7 @@ struct Chapter {
 pub struct Reporter {
     echo: bool,
     boards: bool,
+    viewer: Viewer,
     chapters: Vec<Chapter>,
     last_turn: Option<u32>,
     turns_known: bool,
@@ -45,11 +46,13 @@ fn inline_svg(scene: &Scene, board: usize) -> String {
 }
 
 impl Reporter {
-    /// A reporter that prints the log if `echo` and draws boards if `boards`.
-    pub fn new(echo: bool, boards: bool) -> Reporter {
+    /// A reporter that prints the log if `echo` and draws boards if `boards`, as `viewer` sees
+    /// the table (a side sees its own hidden orders only).
+    pub fn new(echo: bool, boards: bool, viewer: Viewer) -> Reporter {
         Reporter {
             echo,
             boards,
+            viewer,
             chapters: Vec::new(),
             last_turn: None,
             turns_known: false,
@@ -59,7 +62,7 @@ impl Reporter {
     }
 
     fn board(&self, game: &dyn HostedGame) -> Option<String> {
-        self.boards.then(|| inline_svg(&game.scene(Viewer::Umpire), self.chapters.len()))
+        self.boards.then(|| inline_svg(&game.scene(self.viewer), self.chapters.len()))
     }
 
     fn print(&self, lines: &[LogLine]) {
@@ -72,7 +75,7 @@ impl Reporter {
 
     /// Writes the report for the game as it stands at the end.
     pub fn finish(mut self, game: &dyn HostedGame, meta: &Meta) -> String {
-        let end_scene = game.scene(Viewer::Umpire);
+        let end_scene = game.scene(self.viewer);
         let pieces_end = pieces(&end_scene);
         let n = self.chapters.len();
         self.chapters.push(Chapter {
@@ -91,7 +94,7 @@ impl Watch for Reporter {
         self.print(&lines);
         self.last_turn = game.turn();
         self.turns_known = self.last_turn.is_some();
-        let scene = game.scene(Viewer::Umpire);
+        let scene = game.scene(self.viewer);
         self.pieces_start = pieces(&scene);
         self.first_title = scene.title;
         let title = match self.last_turn {

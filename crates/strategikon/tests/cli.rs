@@ -489,3 +489,35 @@ fn a_wrg1969_battle_between_scripted_generals_reports_replays_and_simulates() {
     let o = run(&["validate", "scenarios/wrg1969/championship/finals.toml"]);
     assert!(stdout(&o).contains("wrg1969 championship, 4 entries"), "{}", stdout(&o));
 }
+
+#[test]
+fn a_wrg1969_report_draws_only_the_viewing_sides_orders() {
+    let marks = |view: &str| {
+        let report = tmp(&format!("wrg-view-{view}.html"));
+        let o = run(&[
+            "battle",
+            "scenarios/wrg1969/the_ford.toml",
+            "--red",
+            "scripted",
+            "--blue",
+            "scripted",
+            "--seed",
+            "3",
+            "--quiet",
+            "--report",
+            report.to_str().unwrap(),
+            "--view",
+            view,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        std::fs::read_to_string(&report).unwrap().matches("class=\"mark\"").count()
+    };
+    let (spectator, red, blue, umpire) =
+        (marks("spectator"), marks("red"), marks("blue"), marks("umpire"));
+    assert_eq!(spectator, 0, "a spectator sees no orders");
+    assert!(red > 0 && blue > 0);
+    assert_eq!(red + blue, umpire, "each side sees its own orders, the umpire both");
+    let o = run(&["battle", "scenarios/wrg1969/the_ford.toml", "--view", "green"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not red, blue, spectator or umpire"), "{}", stderr(&o));
+}
