@@ -166,24 +166,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         Err(e) => {
             // Help and version go to stdout with success; usage errors to stderr with code 2.
             e.print().ok();
-            return Ok(if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            });
+            return Ok(if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS });
         }
     };
     match cli.command {
-        Command::Duel {
-            ruleset,
-            attacker,
-            defender,
-            rear,
-            flank,
-            terrain,
-            general,
-            json,
-        } => {
+        Command::Duel { ruleset, attacker, defender, rear, flank, terrain, general, json } => {
             if ruleset != "othw" {
                 bail!("duel is for the rule set othw, not '{ruleset}'");
             }
@@ -211,12 +198,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
             Ok(ExitCode::SUCCESS)
         }
         Command::Validate { files } => validate(&files),
-        Command::Render {
-            file,
-            output,
-            after,
-            scale,
-        } => render(&file, &output, after, scale),
+        Command::Render { file, output, after, scale } => render(&file, &output, after, scale),
         Command::Replay { record, quiet } => replay(&record, quiet),
         Command::Referee { ruleset, question } => referee(&ruleset, &question),
         Command::Battle {
@@ -231,31 +213,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
             quiet,
         } => {
             let specs = [players::spec(&red)?, players::spec(&blue)?];
-            let outputs = Outputs {
-                report: report.as_deref(),
-                record: record.as_deref(),
-                view,
-            };
-            battle(
-                &scenario,
-                specs,
-                seed,
-                outputs,
-                max_commands as usize,
-                quiet,
-            )
+            let outputs = Outputs { report: report.as_deref(), record: record.as_deref(), view };
+            battle(&scenario, specs, seed, outputs, max_commands as usize, quiet)
         }
-        Command::Sim {
-            scenario,
-            games,
-            red,
-            blue,
-            seed,
-            threads,
-            max_commands,
-            json,
-            plot,
-        } => {
+        Command::Sim { scenario, games, red, blue, seed, threads, max_commands, json, plot } => {
             let specs = [players::spec(&red)?, players::spec(&blue)?];
             let threads = match threads {
                 Some(t) => t as usize,
@@ -323,29 +284,19 @@ fn open_game(path: &Path, after: Option<usize>) -> anyhow::Result<Box<dyn Hosted
             if after.is_some() {
                 bail!("--after applies to game records, not to scenarios");
             }
-            rules
-                .new_game(source, 0)
-                .map_err(|d| anyhow::anyhow!("{d}"))
+            rules.new_game(source, 0).map_err(|d| anyhow::anyhow!("{d}"))
         }
         Loaded::Record(rules, mut record) => {
             if let Some(n) = after {
                 if n > record.commands.len() {
-                    bail!(
-                        "--after {n}: the record has only {} commands",
-                        record.commands.len()
-                    );
+                    bail!("--after {n}: the record has only {} commands", record.commands.len());
                 }
                 record.commands.truncate(n);
             }
-            rules
-                .replay(&record)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+            rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
         Loaded::Roster(_) => {
-            bail!(
-                "{}: an army list has no table to draw; `validate` checks it",
-                path.display()
-            )
+            bail!("{}: an army list has no table to draw; `validate` checks it", path.display())
         }
     }
 }
@@ -378,15 +329,10 @@ fn render(
 fn replay(path: &Path, quiet: bool) -> anyhow::Result<ExitCode> {
     let reg = registry::rulesets();
     let Loaded::Record(rules, record) = files::load(path, reg)? else {
-        bail!(
-            "{}: replay takes a game record (.json), not a scenario",
-            path.display()
-        );
+        bail!("{}: replay takes a game record (.json), not a scenario", path.display());
     };
     let started = Instant::now();
-    let game = rules
-        .replay(&record)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let game = rules.replay(&record).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let secs = started.elapsed().as_secs_f64();
     if !quiet {
         for line in game.log() {
@@ -426,12 +372,7 @@ fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{}: cannot read the file", path.display()))?
     };
     let question: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        anyhow::anyhow!(
-            "{}:{}:{}: not JSON: {e}",
-            path.display(),
-            e.line(),
-            e.column()
-        )
+        anyhow::anyhow!("{}:{}:{}: not JSON: {e}", path.display(), e.line(), e.column())
     })?;
     let answer = registry::referee(ruleset, &question)?;
     println!("{}", serde_json::to_string_pretty(&answer)?);
@@ -471,14 +412,8 @@ fn scenario_only(path: &Path, what: &str) -> anyhow::Result<(&'static dyn Hosted
 
 fn result_line(outcome: Option<&Outcome>, commands: usize) -> String {
     match outcome {
-        Some(Outcome {
-            winner: Some(side),
-            reason,
-        }) => format!("result: {side} wins: {reason}"),
-        Some(Outcome {
-            winner: None,
-            reason,
-        }) => format!("result: a draw: {reason}"),
+        Some(Outcome { winner: Some(side), reason }) => format!("result: {side} wins: {reason}"),
+        Some(Outcome { winner: None, reason }) => format!("result: a draw: {reason}"),
         None => format!("result: the battle did not end within {commands} commands"),
     }
 }
@@ -492,9 +427,7 @@ fn battle(
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let (rules, source) = scenario_only(path, "battle")?;
-    rules
-        .validate(&source)
-        .map_err(|d| anyhow::anyhow!("{d}"))?;
+    rules.validate(&source).map_err(|d| anyhow::anyhow!("{d}"))?;
     let mut bots = players::make_pair(rules, &specs)?;
     let described = [bots[0].describe(), bots[1].describe()];
     if !quiet {
@@ -538,10 +471,7 @@ fn battle(
             .with_context(|| format!("{}: cannot write the report", out.display()))?;
         println!("report written to {}", out.display());
     }
-    eprintln!(
-        "played {n} commands in {secs:.3} s ({:.0} commands/s)",
-        n as f64 / secs.max(1e-9)
-    );
+    eprintln!("played {n} commands in {secs:.3} s ({:.0} commands/s)", n as f64 / secs.max(1e-9));
     if outcome.is_none() {
         bail!("the battle did not end within {max_commands} commands (raise --max-commands)");
     }
