@@ -354,15 +354,7 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
 fn leave(state: &mut State, id: u16, why: Left, notes: &mut Vec<Note>) {
     let period = state.period;
     let Some(u) = state.units.get_mut(id as usize) else { return };
-    if u.away.is_none() {
-        u.away = Some(Away {
-            state: crate::after::left_table(why),
-            at: u.at,
-            facing: u.facing,
-            left_in: period,
-        });
-    }
-    u.pursuit = None;
+    u.leave_table(why, period);
     let rule = match why {
         Left::Ordinary => "WRG-LEAVE-01",
         Left::Pursued => "WRG-PURS-06",

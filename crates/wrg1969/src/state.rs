@@ -95,6 +95,21 @@ impl Unit {
     pub fn on_table(&self) -> bool {
         self.block.figures > 0 && self.away.is_none()
     }
+
+    /// The unit leaves the table in `period` where it stands, to throw for its return or gone
+    /// for good by `why`; it pursues no more (WRG-LEAVE-01, -05, WRG-PURS-06). A unit already
+    /// off stays as it is.
+    pub fn leave_table(&mut self, why: crate::after::Left, period: u32) {
+        if self.away.is_none() {
+            self.away = Some(Away {
+                state: crate::after::left_table(why),
+                at: self.at,
+                facing: self.facing,
+                left_in: period,
+            });
+        }
+        self.pursuit = None;
+    }
 }
 
 /// A broken unit running (WRG-ROUT-01 .. -03).

@@ -13,7 +13,7 @@ use crate::after::{Left, Swerve};
 use crate::combat::Cause;
 use crate::reaction::{Effect, Trigger};
 use crate::report::Note;
-use crate::state::{Away, Motion, Pursuit, State, Unit};
+use crate::state::{Motion, Pursuit, State, Unit};
 use tabletop::dice::DiceSource;
 use tabletop::geometry::{Point, Sector, direction_sector};
 
@@ -409,17 +409,10 @@ impl<'a> Run<'a> {
         let routs = self.movers[i].kind == Kind::Rout;
         let why = if routs && pursued { Left::Pursued } else { Left::Ordinary };
         let period = self.state.period;
-        let u = &mut self.state.units[id as usize];
-        u.away = Some(Away {
-            state: crate::after::left_table(why),
-            at: u.at,
-            facing: u.facing,
-            left_in: period,
-        });
-        u.pursuit = None;
+        self.state.units[id as usize].leave_table(why, period);
         self.out.left_table.push((id, why));
         let rule = if why == Left::Pursued { "WRG-PURS-06" } else { "WRG-LEAVE-01" };
-        let text = format!("{} leave the table", u.name);
+        let text = format!("{} leave the table", self.state.units[id as usize].name);
         self.out.notes.push(Note::new(rule, text));
     }
 
