@@ -148,6 +148,17 @@ fn bad_commands_are_refused_with_their_rule_and_change_nothing() {
         ..Plan::default()
     };
     refused(&mut g, Side::Red, Command::Plan(dictate), "WRG-ORD-01");
+    // A move past the unit's allowance.
+    let u0 = g.state().units[0].clone();
+    let far = u0.at + u0.facing.vector() * 30.0;
+    let past = Plan {
+        moves: vec![wrg1969::plan::UnitMove {
+            unit: 0,
+            step: wrg1969::plan::Step::MoveTo { x: far.x, y: far.y, facing: None },
+        }],
+        ..Plan::default()
+    };
+    refused(&mut g, Side::Red, Command::Plan(past), "WRG-MOVE-02");
     // Breaking off when not fighting.
     refused(
         &mut g,
