@@ -150,6 +150,22 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Serve the browser tabletop: create games against a friend or the computer, play them
+    /// over the network and keep them (SQLite by default, or PostgreSQL); prints the address
+    /// to open.
+    Serve {
+        /// The address to listen on (port 0 picks a free port).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
+        /// Where games are kept: an SQLite file (created if missing) or a
+        /// `postgres://user@host:port/db` URL.
+        #[arg(long, default_value = "strategikon.db", value_name = "FILE.db | postgres://…")]
+        database: String,
+        /// Offer the scenarios in this folder (`<ruleset>/<name>.toml`) instead of the built-in
+        /// ones.
+        #[arg(long, value_name = "DIR")]
+        scenarios: Option<PathBuf>,
+    },
     /// Answer an umpire's question (JSON) for a rule set, as JSON.
     Referee {
         /// The rule set, e.g. `movement`.
@@ -201,6 +217,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         Command::Render { file, output, after, scale } => render(&file, &output, after, scale),
         Command::Replay { record, quiet } => replay(&record, quiet),
         Command::Referee { ruleset, question } => referee(&ruleset, &question),
+        Command::Serve { addr, database, scenarios } => {
+            crate::serve::run(addr, &database, scenarios.as_deref())
+        }
         Command::Battle {
             scenario,
             red,

@@ -8,6 +8,7 @@ mod players;
 mod plot;
 mod registry;
 mod report;
+mod serve;
 mod sim;
 
 use std::process::ExitCode;

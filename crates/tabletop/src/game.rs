@@ -120,6 +120,9 @@ pub struct Game<R: RuleSet> {
     commands: Vec<RecordedCommand>,
     /// Index into `events` where each command's events start (for undo and replay steps).
     command_starts: Vec<usize>,
+    /// Whether each command drew from the dice (for undo: a command that rolled cannot be
+    /// taken back).
+    rolled: Vec<bool>,
 }
 
 impl<R: RuleSet> Clone for Game<R> {
@@ -134,6 +137,7 @@ impl<R: RuleSet> Clone for Game<R> {
             events: self.events.clone(),
             commands: self.commands.clone(),
             command_starts: self.command_starts.clone(),
+            rolled: self.rolled.clone(),
         }
     }
 }
@@ -159,6 +163,7 @@ impl<R: RuleSet> Game<R> {
             events,
             commands: Vec::new(),
             command_starts: Vec::new(),
+            rolled: Vec::new(),
         }
     }
 
@@ -192,6 +197,18 @@ impl<R: RuleSet> Game<R> {
         self.commands.len()
     }
 
+    /// The commands applied so far, as recorded (each with the state hash after it).
+    pub fn commands(&self) -> &[RecordedCommand] {
+        &self.commands
+    }
+
+    /// Whether the command at `index` rolled any die (drew from the game's generator); `None`
+    /// past the last command. A command that rolled cannot be taken back without the roll
+    /// being seen, so undo is allowed only over commands that did not.
+    pub fn rolled_dice(&self, index: usize) -> Option<bool> {
+        self.rolled.get(index).copied()
+    }
+
     /// Who must decide what now.
     pub fn pending(&self) -> Pending {
         self.rules.pending(&self.state)
@@ -219,6 +236,7 @@ impl<R: RuleSet> Game<R> {
                 return Err(refusal);
             }
         };
+        let rolled = self.dice != saved_dice;
         for e in &events {
             self.rules.apply(&mut self.state, e);
         }
@@ -228,6 +246,7 @@ impl<R: RuleSet> Game<R> {
         let value = serde_json::to_value(&command).expect("commands always serialise");
         let hash = Some(hash_hex(self.state_hash()));
         self.commands.push(RecordedCommand { actor, command: value, hash });
+        self.rolled.push(rolled);
         Ok(&self.events[start..])
     }
 

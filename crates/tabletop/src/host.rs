@@ -8,7 +8,7 @@
 
 use crate::diagnostics::{Diagnostics, Source};
 use crate::dice::SeededDice;
-use crate::game::{Game, Record, ReplayError};
+use crate::game::{Game, Record, RecordedCommand, ReplayError};
 use crate::render::Scene;
 use crate::rules::{
     Actor, LogLine, Narrate, Outcome, Pending, Refusal, RuleSet, Side, Summary, Viewer,
@@ -176,6 +176,9 @@ pub trait HostedGame: Send {
     fn outcome(&self) -> Option<Outcome>;
     /// What `viewer` may see, as JSON.
     fn view(&self, viewer: Viewer) -> serde_json::Value;
+    /// What `viewer` may see, as JSON text (the same as [`HostedGame::view`], written
+    /// directly: a server sends views after every command).
+    fn view_text(&self, viewer: Viewer) -> String;
     /// The whole narrated log.
     fn log(&self) -> Vec<LogLine>;
     /// The events as JSON (for clients that draw them).
@@ -186,6 +189,10 @@ pub trait HostedGame: Send {
     fn state_hash(&self) -> u64;
     /// How many commands have been applied.
     fn command_count(&self) -> usize;
+    /// The command at `index` as recorded, with the state hash after it.
+    fn recorded(&self, index: usize) -> Option<RecordedCommand>;
+    /// Whether the command at `index` rolled any die ([`Game::rolled_dice`]).
+    fn rolled_dice(&self, index: usize) -> Option<bool>;
     /// The table as `viewer` may see it.
     fn scene(&self, viewer: Viewer) -> Scene;
     /// Candidate commands for `side`, as JSON.
@@ -295,6 +302,9 @@ impl<R: RuleSet> HostedGame for Game<R> {
     fn view(&self, viewer: Viewer) -> serde_json::Value {
         serde_json::to_value(self.rules().view(self.state(), viewer)).expect("views serialise")
     }
+    fn view_text(&self, viewer: Viewer) -> String {
+        serde_json::to_string(&self.rules().view(self.state(), viewer)).expect("views serialise")
+    }
     fn log(&self) -> Vec<LogLine> {
         Game::log(self)
     }
@@ -309,6 +319,12 @@ impl<R: RuleSet> HostedGame for Game<R> {
     }
     fn command_count(&self) -> usize {
         Game::command_count(self)
+    }
+    fn recorded(&self, index: usize) -> Option<RecordedCommand> {
+        self.commands().get(index).cloned()
+    }
+    fn rolled_dice(&self, index: usize) -> Option<bool> {
+        Game::rolled_dice(self, index)
     }
     fn scene(&self, viewer: Viewer) -> Scene {
         self.rules().scene(self.state(), viewer)

@@ -283,3 +283,28 @@ fn hosted_games_speak_json() {
     assert_eq!(again.state_hash(), game.state_hash());
     assert!(rules.validate(&Source::new("bad.txt", "x")).is_err());
 }
+
+#[test]
+fn a_game_knows_which_commands_rolled_dice() {
+    let mut g = start(5);
+    g.submit(Actor::Side(Side::Red), RaceCommand::Rest).unwrap();
+    g.submit(Actor::Side(Side::Blue), RaceCommand::Roll).unwrap();
+    // A refused command rolls nothing and is not counted.
+    assert!(g.submit(Actor::Side(Side::Red), RaceCommand::Rest).is_err());
+    assert_eq!(g.rolled_dice(0), Some(false));
+    assert_eq!(g.rolled_dice(1), Some(true));
+    assert_eq!(g.rolled_dice(2), None);
+    assert_eq!(g.commands().len(), 2);
+    // Replay finds the same, and the host reports it with the recorded commands.
+    let again = Game::replay(Arc::new(Race), &g.record()).unwrap();
+    assert_eq!((again.rolled_dice(0), again.rolled_dice(1)), (Some(false), Some(true)));
+    let hosted: Box<dyn tabletop::host::HostedGame> = Box::new(g.clone());
+    assert_eq!(hosted.rolled_dice(1), Some(true));
+    assert_eq!(hosted.recorded(0), Some(g.commands()[0].clone()));
+    assert_eq!(hosted.recorded(2), None);
+    let text = hosted.view_text(Viewer::Side(Side::Red));
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+        hosted.view(Viewer::Side(Side::Red))
+    );
+}

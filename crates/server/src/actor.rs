@@ -1,0 +1,795 @@
+//! One actor per game: a tokio task that owns the game and serialises everything done to it.
+//!
+//! Connections join with a token (a side) or without (a spectator) and send their messages
+//! through the actor's inbox; the actor checks each one (role, state version, whose turn),
+//! submits commands as the connection's side only, saves each accepted command in the store
+//! before anyone hears of it, and sends every connection the view its role may see. Bots are
+//! asked for their commands on tokio's blocking pool (at most [`Limits::bot_threads`] at once,
+//! server-wide), so a slow bot never stalls another game, nor this game's connections.
+//!
+//! [`Limits::bot_threads`]: crate::config::Limits::bot_threads
+
+use crate::config::Limits;
+use crate::guard::{guard, panic_message};
+use crate::protocol::{
+    ClientMessage, ErrorCode, GameInfo, LogEntry, OutcomeInfo, PendingInfo, PlayerInfo, Role,
+    ServerMessage,
+};
+use crate::store::{Store, StoredGame, StoredPlayer, now_ms};
+use crate::token;
+use axum::extract::ws::Utf8Bytes;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use std::sync::Arc;
+use tabletop::host::{BotSpec, HostedBot, HostedGame, HostedRuleSet, Registry};
+use tabletop::{Actor, Record, SeededDice, Side, Viewer};
+use tokio::sync::{Semaphore, mpsc, oneshot};
+
+/// What every actor shares: the rule sets, the store, the limits, the bots' thread slots.
+pub struct Shared {
+    /// The rule sets.
+    pub registry: &'static Registry,
+    /// Where games are kept.
+    pub store: Arc<dyn Store>,
+    /// The limits.
+    pub limits: Limits,
+    /// Slots for bots thinking at once.
+    pub bot_slots: Arc<Semaphore>,
+}
+
+/// Where an actor sends a connection its messages (JSON text frames).
+pub type Outbox = mpsc::Sender<Utf8Bytes>;
+
+/// A connection's number within its game.
+pub type ConnId = u64;
+
+/// A message to a game's actor.
+pub enum Msg {
+    /// A connection says hello with a side's token, or none to watch. The reply is the
+    /// connection's number and role, or the error to send it.
+    Join {
+        /// The token.
+        token: Option<String>,
+        /// Where to send the connection's messages.
+        out: Outbox,
+        /// The answer.
+        reply: oneshot::Sender<Result<(ConnId, Role), ServerMessage>>,
+    },
+    /// A joined connection's message.
+    Client {
+        /// The connection.
+        conn: ConnId,
+        /// What it sent.
+        msg: ClientMessage,
+    },
+    /// A connection closed.
+    Leave {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Stop the actor (the server shuts down); its connections are closed.
+    Shutdown,
+}
+
+/// The way to reach a game's actor.
+#[derive(Clone)]
+pub struct GameHandle {
+    tx: mpsc::Sender<Msg>,
+}
+
+impl GameHandle {
+    /// Sends the actor a message; false if it has stopped.
+    pub async fn send(&self, msg: Msg) -> bool {
+        self.tx.send(msg).await.is_ok()
+    }
+
+    /// Whether the actor has stopped (it stops when idle; see [`Limits::idle_actor`]).
+    pub fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+/// Who plays a side, in the actor.
+enum Seat {
+    Human { token_hash: String },
+    Bot { spec: BotSpec, bot: Option<Box<dyn HostedBot>> },
+}
+
+struct Conn {
+    id: ConnId,
+    role: Role,
+    out: Outbox,
+}
+
+/// A bot's answer, back from the blocking pool.
+struct BotDone {
+    side: Side,
+    epoch: u64,
+    bot: Option<Box<dyn HostedBot>>,
+    result: Result<serde_json::Value, String>,
+}
+
+/// [`ServerMessage::State`] as sent: the same JSON, with the view already written as text.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "state")]
+struct StateText<'a> {
+    version: u64,
+    pending: PendingInfo,
+    outcome: Option<OutcomeInfo>,
+    view: &'a RawValue,
+    turn: Option<u32>,
+    log_from: u64,
+    lines: &'a [LogEntry],
+    can_undo: bool,
+}
+
+/// The SplitMix64 finaliser (as the CLI's bots use it): nearby seeds give unrelated streams.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The generator a bot decides with before command `index` of the game with `seed`: derived
+/// from the seed and the side like the CLI's (separate from the game's dice and from the other
+/// side's bot), and from the command's index, so that a bot's choice depends only on the game
+/// so far: the same after a restart or an undo.
+pub fn bot_rng(seed: u64, side: Side, index: usize) -> SeededDice {
+    let per_side = mix(seed ^ mix(0xb07_0000 + side.index() as u64));
+    SeededDice::new(mix(per_side ^ mix(index as u64)))
+}
+
+/// A game's actor.
+pub struct GameActor {
+    id: String,
+    shared: Arc<Shared>,
+    rules: &'static dyn HostedRuleSet,
+    game: Box<dyn HostedGame>,
+    seed: u64,
+    version: String,
+    scenario_name: String,
+    seats: [Seat; 2],
+    conns: Vec<Conn>,
+    next_conn: ConnId,
+    log: Vec<LogEntry>,
+    /// Counts every change of the game (a command, an undo, a restore): a bot's answer made
+    /// for an older epoch is thrown away.
+    epoch: u64,
+    bot_busy: bool,
+    bot_failed_at: Option<u64>,
+    finished: bool,
+    bot_tx: mpsc::UnboundedSender<BotDone>,
+}
+
+impl GameActor {
+    /// Starts the actor of a stored game, already replayed into `game`.
+    pub fn spawn(
+        shared: Arc<Shared>,
+        rules: &'static dyn HostedRuleSet,
+        stored: &StoredGame,
+        game: Box<dyn HostedGame>,
+    ) -> (GameHandle, tokio::task::JoinHandle<()>) {
+        let (tx, rx) = mpsc::channel(1024);
+        let (bot_tx, bot_rx) = mpsc::unbounded_channel();
+        let seats = stored.players.clone().map(|p| match p {
+            StoredPlayer::Human { token_hash } => Seat::Human { token_hash },
+            StoredPlayer::Bot { spec } => Seat::Bot {
+                spec: BotSpec::parse(&spec).unwrap_or_else(|_| BotSpec::named(spec)),
+                bot: None,
+            },
+        });
+        let log = game.log().iter().map(LogEntry::from).collect();
+        let actor = GameActor {
+            id: stored.id.clone(),
+            shared,
+            rules,
+            game,
+            seed: stored.record.seed,
+            version: stored.record.version.clone(),
+            scenario_name: stored.record.scenario_name.clone(),
+            seats,
+            conns: Vec::new(),
+            next_conn: 0,
+            log,
+            epoch: 0,
+            bot_busy: false,
+            bot_failed_at: None,
+            finished: stored.finished_ms.is_some(),
+            bot_tx,
+        };
+        let task = tokio::spawn(actor.run(rx, bot_rx));
+        (GameHandle { tx }, task)
+    }
+
+    async fn run(
+        mut self,
+        mut rx: mpsc::Receiver<Msg>,
+        mut bot_rx: mpsc::UnboundedReceiver<BotDone>,
+    ) {
+        self.check_finished().await;
+        self.start_bot();
+        let idle = self.shared.limits.idle_actor;
+        loop {
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    None | Some(Msg::Shutdown) => break,
+                    Some(msg) => self.handle(msg).await,
+                },
+                Some(done) = bot_rx.recv() => self.bot_done(done).await,
+                () = tokio::time::sleep(idle) => {
+                    // Nothing happened for a while: with nobody connected and no bot
+                    // thinking, the game lives on in the store alone.
+                    if self.conns.is_empty() && !self.bot_busy {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+
+    async fn handle(&mut self, msg: Msg) {
+        match msg {
+            Msg::Join { token, out, reply } => self.join(token, out, reply),
+            Msg::Leave { conn } => self.conns.retain(|c| c.id != conn),
+            Msg::Shutdown => {}
+            Msg::Client { conn, msg } => {
+                let Some(role) = self.conns.iter().find(|c| c.id == conn).map(|c| c.role) else {
+                    return;
+                };
+                match msg {
+                    ClientMessage::Hello { .. } => self.reply(
+                        conn,
+                        ServerMessage::error(ErrorCode::AlreadyJoined, "hello was already said"),
+                    ),
+                    ClientMessage::Command { version, command } => {
+                        self.command(conn, role, version, command).await
+                    }
+                    ClientMessage::Undo { version } => self.undo(conn, role, version).await,
+                    ClientMessage::Candidates {} => self.candidates(conn, role),
+                    ClientMessage::Scene { svg } => self.scene(conn, role, svg.unwrap_or(false)),
+                    ClientMessage::Sync {} => {
+                        let text = self.state_text(role, 0);
+                        self.send_text(conn, text);
+                    }
+                }
+            }
+        }
+    }
+
+    // ---- connections -------------------------------------------------------------------
+
+    fn join(
+        &mut self,
+        token: Option<String>,
+        out: Outbox,
+        reply: oneshot::Sender<Result<(ConnId, Role), ServerMessage>>,
+    ) {
+        let role = match &token {
+            None => Role::Spectator,
+            Some(t) => {
+                let side = Side::BOTH.into_iter().find(|s| {
+                    matches!(&self.seats[s.index()],
+                        Seat::Human { token_hash } if token::token_matches(t, token_hash))
+                });
+                match side {
+                    Some(s) => Role::of(s),
+                    None => {
+                        let _ = reply.send(Err(ServerMessage::error(
+                            ErrorCode::BadToken,
+                            "this token commands no side of this game",
+                        )));
+                        return;
+                    }
+                }
+            }
+        };
+        if self.conns.len() >= self.shared.limits.connections_per_game {
+            let _ = reply.send(Err(ServerMessage::error(
+                ErrorCode::Full,
+                format!("the game has {} connections, as many as it takes", self.conns.len()),
+            )));
+            return;
+        }
+        let id = self.next_conn;
+        self.next_conn += 1;
+        if reply.send(Ok((id, role))).is_err() {
+            return;
+        }
+        self.conns.push(Conn { id, role, out });
+        let welcome = ServerMessage::Welcome { game: self.info(), role };
+        self.reply(id, welcome);
+        let state = self.state_text(role, 0);
+        self.send_text(id, state);
+    }
+
+    /// What anyone may know of the game.
+    pub fn info(&self) -> GameInfo {
+        GameInfo {
+            id: self.id.clone(),
+            ruleset: self.rules.id().to_string(),
+            version: self.version.clone(),
+            scenario_name: self.scenario_name.clone(),
+            players: self
+                .seats
+                .iter()
+                .map(|s| match s {
+                    Seat::Human { .. } => PlayerInfo::Human,
+                    Seat::Bot { spec, .. } => PlayerInfo::Bot { spec: spec.to_string() },
+                })
+                .collect(),
+            finished: self.finished,
+        }
+    }
+
+    fn text(msg: &ServerMessage) -> Utf8Bytes {
+        Utf8Bytes::from(serde_json::to_string(msg).expect("server messages serialise"))
+    }
+
+    /// Sends one connection a message; a connection that cannot keep up is dropped (its
+    /// client reconnects and syncs).
+    fn send_text(&mut self, conn: ConnId, text: Utf8Bytes) {
+        if let Some(i) = self.conns.iter().position(|c| c.id == conn)
+            && self.conns[i].out.try_send(text).is_err()
+        {
+            self.conns.remove(i);
+        }
+    }
+
+    fn reply(&mut self, conn: ConnId, msg: ServerMessage) {
+        let text = Self::text(&msg);
+        self.send_text(conn, text);
+    }
+
+    fn error(&mut self, conn: ConnId, code: ErrorCode, message: impl Into<String>) {
+        self.reply(conn, ServerMessage::error(code, message));
+    }
+
+    /// Tells every connection the same message.
+    fn tell_all(&mut self, msg: &ServerMessage) {
+        let text = Self::text(msg);
+        self.conns.retain(|c| c.out.try_send(text.clone()).is_ok());
+    }
+
+    fn viewer(role: Role) -> Viewer {
+        match role.side() {
+            Some(s) => Viewer::Side(s),
+            None => Viewer::Spectator,
+        }
+    }
+
+    /// The state as `role` may see it, with the log from line `log_from`: the text of a
+    /// [`ServerMessage::State`], written without building the view as a JSON tree.
+    fn state_text(&self, role: Role, log_from: usize) -> Utf8Bytes {
+        let view = guard(|| self.game.view_text(Self::viewer(role))).unwrap_or_else(|e| {
+            eprintln!("game {}: the view failed: {e}", self.id);
+            "null".to_string()
+        });
+        let view = RawValue::from_string(view)
+            .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"));
+        let from = log_from.min(self.log.len());
+        let msg = StateText {
+            version: self.game.command_count() as u64,
+            pending: self.game.pending().into(),
+            outcome: self.game.outcome().map(Into::into),
+            view: &view,
+            turn: self.game.turn(),
+            log_from: from as u64,
+            lines: &self.log[from..],
+            can_undo: role.side().is_some_and(|s| self.undo_target(s).is_ok()),
+        };
+        Utf8Bytes::from(serde_json::to_string(&msg).expect("states serialise"))
+    }
+
+    /// Sends every connection the state its role may see, with the log from `log_from`.
+    fn broadcast(&mut self, log_from: usize) {
+        for role in [Role::Red, Role::Blue, Role::Spectator] {
+            if !self.conns.iter().any(|c| c.role == role) {
+                continue;
+            }
+            let text = self.state_text(role, log_from);
+            self.conns.retain(|c| c.role != role || c.out.try_send(text.clone()).is_ok());
+        }
+    }
+
+    // ---- commands ----------------------------------------------------------------------
+
+    /// Why `side` may not command now, if it may not.
+    fn may_command(&self, role: Role, version: u64) -> Result<Side, (ErrorCode, String)> {
+        let Some(side) = role.side() else {
+            return Err((ErrorCode::Spectator, "a spectator cannot command".into()));
+        };
+        if self.finished || self.game.outcome().is_some() {
+            return Err((ErrorCode::GameOver, "the battle is over".into()));
+        }
+        let now = self.game.command_count() as u64;
+        if version != now {
+            return Err((
+                ErrorCode::Stale,
+                format!("the game has moved on: it is at version {now}, not {version}"),
+            ));
+        }
+        Ok(side)
+    }
+
+    async fn command(
+        &mut self,
+        conn: ConnId,
+        role: Role,
+        version: u64,
+        command: serde_json::Value,
+    ) {
+        let side = match self.may_command(role, version) {
+            Ok(s) => s,
+            Err((code, message)) => {
+                let now = self.game.command_count() as u64;
+                let msg = ServerMessage::Error { code, message, version: Some(now) };
+                return self.reply(conn, msg);
+            }
+        };
+        let pending = self.game.pending();
+        if !pending.sides().contains(&side) {
+            return self.error(
+                conn,
+                ErrorCode::NotYourTurn,
+                format!("{side} has nothing to decide now ({})", describe_pending(&pending)),
+            );
+        }
+        let index = self.game.command_count();
+        if index >= self.shared.limits.max_commands {
+            return self.error(
+                conn,
+                ErrorCode::TooLong,
+                format!("the game has reached the server's limit of {index} commands"),
+            );
+        }
+        match guard(|| self.game.submit(Actor::Side(side), command)) {
+            Ok(Ok(lines)) => {
+                if let Err(e) = self.accepted(lines, index).await {
+                    self.error(conn, ErrorCode::Storage, e);
+                }
+            }
+            Ok(Err(refusal)) => self.reply(conn, ServerMessage::refused(version, &refusal)),
+            Err(panic) => {
+                eprintln!("game {}: a command {panic}", self.id);
+                self.restore().await;
+                self.error(
+                    conn,
+                    ErrorCode::Internal,
+                    "the server failed on this command; nothing changed",
+                );
+            }
+        }
+    }
+
+    /// After command `index` was accepted: saves it, then tells everyone, then lets the bots
+    /// move. If it cannot be saved it is taken back and the error returned.
+    async fn accepted(
+        &mut self,
+        lines: Vec<tabletop::rules::LogLine>,
+        index: usize,
+    ) -> Result<(), String> {
+        self.epoch += 1;
+        let recorded = self.game.recorded(index).expect("the command just applied is recorded");
+        if let Err(e) = self.shared.store.append(&self.id, index, &recorded).await {
+            eprintln!("game {}: cannot save command {index}: {e}", self.id);
+            let mut record = self.game.record();
+            record.commands.truncate(index);
+            self.rebuild(&record);
+            let from = self.log.len();
+            self.broadcast(from);
+            return Err(format!("the command could not be saved ({e}); it was taken back"));
+        }
+        let from = self.log.len();
+        self.log.extend(lines.iter().map(LogEntry::from));
+        self.check_finished().await;
+        self.broadcast(from);
+        self.start_bot();
+        Ok(())
+    }
+
+    /// Marks the game finished in the store once the rules end it.
+    async fn check_finished(&mut self) {
+        if self.finished {
+            return;
+        }
+        let Some(outcome) = self.game.outcome() else { return };
+        let result = match outcome.winner {
+            Some(side) => format!("{side} wins: {}", outcome.reason),
+            None => format!("a draw: {}", outcome.reason),
+        };
+        match self.shared.store.finish(&self.id, now_ms(), &result).await {
+            Ok(()) => self.finished = true,
+            // The game is over all the same; the store learns it on the next start, when the
+            // replay ends it again.
+            Err(e) => eprintln!("game {}: cannot mark it finished: {e}", self.id),
+        }
+    }
+
+    /// Replaces the game by a replay of `record` (after an undo or a failed save).
+    fn rebuild(&mut self, record: &Record) -> bool {
+        let rules = self.rules;
+        match guard(|| rules.replay(record)) {
+            Ok(Ok(game)) => {
+                self.game = game;
+                self.log = self.game.log().iter().map(LogEntry::from).collect();
+                self.epoch += 1;
+                self.bot_failed_at = None;
+                true
+            }
+            Ok(Err(e)) => {
+                eprintln!("game {}: cannot rebuild: {e}", self.id);
+                false
+            }
+            Err(panic) => {
+                eprintln!("game {}: rebuilding {panic}", self.id);
+                false
+            }
+        }
+    }
+
+    /// After a panic in rule-set code: the game as saved, replayed.
+    async fn restore(&mut self) {
+        let saved = match self.shared.store.load(&self.id).await {
+            Ok(Some(g)) => g.record,
+            _ => self.game.record(),
+        };
+        if !self.rebuild(&saved) {
+            eprintln!("game {}: cannot restore it; closing its connections", self.id);
+            self.conns.clear();
+        }
+        let from = 0;
+        self.broadcast(from);
+    }
+
+    // ---- undo --------------------------------------------------------------------------
+
+    /// The index of the command `side` may take back (its last, with the bots' answers after
+    /// it), or why it may not.
+    fn undo_target(&self, side: Side) -> Result<usize, String> {
+        if self.finished || self.game.outcome().is_some() {
+            return Err("the battle is over".into());
+        }
+        let mut i = self.game.command_count();
+        while i > 0 {
+            i -= 1;
+            if self.game.rolled_dice(i) != Some(false) {
+                return Err("a die has been rolled since your last command".into());
+            }
+            let Some(rc) = self.game.recorded(i) else { break };
+            match rc.actor {
+                Actor::Side(s) if s == side => return Ok(i),
+                Actor::Side(s) if matches!(self.seats[s.index()], Seat::Bot { .. }) => {}
+                _ => return Err("the other side has commanded since your last command".into()),
+            }
+        }
+        Err("you have given no command to take back".into())
+    }
+
+    async fn undo(&mut self, conn: ConnId, role: Role, version: u64) {
+        let side = match self.may_command(role, version) {
+            Ok(s) => s,
+            Err((code, message)) => {
+                let now = self.game.command_count() as u64;
+                return self
+                    .reply(conn, ServerMessage::Error { code, message, version: Some(now) });
+            }
+        };
+        let target = match self.undo_target(side) {
+            Ok(t) => t,
+            Err(why) => return self.error(conn, ErrorCode::CannotUndo, why),
+        };
+        if let Err(e) = self.shared.store.truncate(&self.id, target).await {
+            return self.error(conn, ErrorCode::Storage, format!("cannot undo: {e}"));
+        }
+        let mut record = self.game.record();
+        record.commands.truncate(target);
+        if !self.rebuild(&record) {
+            self.restore().await;
+            return self.error(conn, ErrorCode::Internal, "the undo failed; the game is as saved");
+        }
+        let from = self.log.len();
+        self.broadcast(from);
+        self.start_bot();
+    }
+
+    // ---- questions ---------------------------------------------------------------------
+
+    fn candidates(&mut self, conn: ConnId, role: Role) {
+        let Some(side) = role.side() else {
+            return self.error(conn, ErrorCode::Spectator, "a spectator has no commands");
+        };
+        // A fresh generator from the system, not one derived from the game's seed: nothing
+        // a client sees may depend on the seed.
+        let seed = token::new_seed().unwrap_or(0);
+        let mut rng = SeededDice::new(seed);
+        let pending = self.game.pending();
+        let commands = if pending.sides().contains(&side) && !self.finished {
+            guard(|| self.game.candidates(side, &mut rng)).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let version = self.game.command_count() as u64;
+        self.reply(conn, ServerMessage::Candidates { version, commands });
+    }
+
+    fn scene(&mut self, conn: ConnId, role: Role, svg: bool) {
+        let viewer = Self::viewer(role);
+        let drawn = guard(|| {
+            let scene = self.game.scene(viewer);
+            let text = svg.then(|| tabletop::render::to_svg(&scene));
+            (serde_json::to_value(&scene).unwrap_or_default(), text)
+        });
+        match drawn {
+            Ok((scene, svg)) => {
+                let version = self.game.command_count() as u64;
+                self.reply(conn, ServerMessage::Scene { version, scene, svg })
+            }
+            Err(e) => {
+                eprintln!("game {}: the scene {e}", self.id);
+                self.error(conn, ErrorCode::Internal, "the table could not be drawn")
+            }
+        }
+    }
+
+    // ---- bots --------------------------------------------------------------------------
+
+    /// Asks a bot for its command if a bot's side must decide now and none is thinking.
+    fn start_bot(&mut self) {
+        if self.bot_busy || self.finished || self.game.outcome().is_some() {
+            return;
+        }
+        let index = self.game.command_count();
+        if index >= self.shared.limits.max_commands || self.bot_failed_at == Some(self.epoch) {
+            return;
+        }
+        let pending = self.game.pending();
+        let Some(side) =
+            pending.sides().into_iter().find(|s| matches!(self.seats[s.index()], Seat::Bot { .. }))
+        else {
+            return;
+        };
+        let rules = self.rules;
+        let Seat::Bot { spec, bot } = &mut self.seats[side.index()] else { return };
+        let bot = match bot.take() {
+            Some(b) => b,
+            None => match guard(|| rules.new_bot(spec)).unwrap_or_else(Err) {
+                Ok(b) => b,
+                Err(e) => {
+                    let message = format!("the {side} bot ({spec}) cannot be made: {e}");
+                    self.bot_failed_at = Some(self.epoch);
+                    return self.tell_all(&ServerMessage::error(ErrorCode::Bot, message));
+                }
+            },
+        };
+        let game = self.game.boxed_clone();
+        let mut rng = bot_rng(self.seed, side, index);
+        let (tx, slots, epoch) = (self.bot_tx.clone(), self.shared.bot_slots.clone(), self.epoch);
+        self.bot_busy = true;
+        tokio::spawn(async move {
+            let _slot = slots.acquire_owned().await;
+            let thought = tokio::task::spawn_blocking(move || {
+                let mut bot = bot;
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    bot.choose(game.as_ref(), side, &mut rng)
+                }))
+                .unwrap_or_else(|p| Err(panic_message(p)));
+                (Some(bot), result)
+            })
+            .await;
+            let (bot, result) =
+                thought.unwrap_or_else(|e| (None, Err(format!("the bot's thread failed: {e}"))));
+            let _ = tx.send(BotDone { side, epoch, bot, result });
+        });
+    }
+
+    async fn bot_done(&mut self, done: BotDone) {
+        self.bot_busy = false;
+        if let Seat::Bot { bot, .. } = &mut self.seats[done.side.index()] {
+            *bot = done.bot;
+        }
+        if done.epoch != self.epoch {
+            // The game changed while the bot thought: ask again.
+            return self.start_bot();
+        }
+        let side = done.side;
+        let spec = match &self.seats[side.index()] {
+            Seat::Bot { spec, .. } => spec.to_string(),
+            Seat::Human { .. } => return,
+        };
+        let command = match done.result {
+            Ok(c) => c,
+            Err(e) => return self.bot_failed(format!("the {side} bot ({spec}) failed: {e}")),
+        };
+        if !self.game.pending().sides().contains(&side) {
+            return self.start_bot();
+        }
+        let index = self.game.command_count();
+        match guard(|| self.game.submit(Actor::Side(side), command.clone())) {
+            Ok(Ok(lines)) => {
+                if let Err(e) = self.accepted(lines, index).await {
+                    self.bot_failed(e);
+                }
+            }
+            Ok(Err(refusal)) => self.bot_failed(format!(
+                "the {side} bot ({spec}) gave a command the rules refuse: {command}: {refusal}"
+            )),
+            Err(panic) => {
+                eprintln!("game {}: a bot's command {panic}", self.id);
+                self.restore().await;
+                self.bot_failed(format!("the server failed on the {side} bot's command"));
+            }
+        }
+    }
+
+    /// A bot could not move: tell everyone; it is asked again only after the game changes.
+    fn bot_failed(&mut self, message: String) {
+        eprintln!("game {}: {message}", self.id);
+        self.bot_failed_at = Some(self.epoch);
+        self.tell_all(&ServerMessage::error(ErrorCode::Bot, message));
+    }
+}
+
+fn describe_pending(p: &tabletop::Pending) -> String {
+    match p {
+        tabletop::Pending::Side { side, what } => format!("{side} must {what}"),
+        tabletop::Pending::Both { waiting, what } => {
+            let w: Vec<&str> = waiting.iter().map(|s| s.name()).collect();
+            format!("waiting for {} to {what}", w.join(" and "))
+        }
+        tabletop::Pending::Timed { what, .. } => what.clone(),
+        tabletop::Pending::Over => "the battle is over".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_is_sent_as_the_protocol_says() {
+        let view = RawValue::from_string(r#"{"units":[{"id":1,"at":[2,3]}],"turn":[1,15]}"#.into())
+            .unwrap();
+        let lines =
+            [LogEntry { text: "[R-1] a \"quoted\" line".into(), rules: vec!["R-1".into()] }];
+        let sent = StateText {
+            version: 7,
+            pending: PendingInfo::Over,
+            outcome: Some(OutcomeInfo { winner: None, reason: "a draw".into() }),
+            view: &view,
+            turn: Some(3),
+            log_from: 4,
+            lines: &lines,
+            can_undo: false,
+        };
+        let text = serde_json::to_string(&sent).unwrap();
+        let read: ServerMessage = serde_json::from_str(&text).unwrap();
+        let expected = ServerMessage::State {
+            version: 7,
+            pending: PendingInfo::Over,
+            outcome: Some(OutcomeInfo { winner: None, reason: "a draw".into() }),
+            view: serde_json::from_str(view.get()).unwrap(),
+            turn: Some(3),
+            log_from: 4,
+            lines: lines.to_vec(),
+            can_undo: false,
+        };
+        assert_eq!(read, expected);
+        assert_eq!(
+            serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+            serde_json::to_value(&expected).unwrap()
+        );
+    }
+
+    #[test]
+    fn bot_generators_differ_by_seed_side_and_command() {
+        let first = |seed, side, index| bot_rng(seed, side, index).next_u32();
+        let a = first(1, Side::Red, 0);
+        assert_eq!(a, first(1, Side::Red, 0));
+        assert_ne!(a, first(2, Side::Red, 0));
+        assert_ne!(a, first(1, Side::Blue, 0));
+        assert_ne!(a, first(1, Side::Red, 1));
+        // Never the game's own dice.
+        assert_ne!(a, SeededDice::new(1).next_u32());
+    }
+}

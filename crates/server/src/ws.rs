@@ -1,0 +1,173 @@
+//! The game connection: a WebSocket per client, joined to its game's actor by `hello`.
+//!
+//! The connection parses each text message as a [`ClientMessage`]; anything else (binary,
+//! not JSON, not of the protocol, too large) gets an error message and reaches no game. After
+//! `hello` the actor alone decides what a message may do. The actor owns the only strong
+//! handle to the connection's outbox: when it drops the connection (shutdown, or a client too
+//! slow to read its messages) the socket closes.
+
+use crate::App;
+use crate::actor::{ConnId, GameHandle, Msg};
+use crate::games::reject;
+use crate::protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
+use axum::Json;
+use axum::extract::ws::rejection::WebSocketUpgradeRejection;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use std::sync::Arc;
+use tokio::sync::{mpsc, oneshot};
+
+/// `GET /api/games/{id}/ws`: upgrades to the game connection.
+pub async fn upgrade(
+    ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
+    Path(id): Path<String>,
+    State(app): State<Arc<App>>,
+) -> Response {
+    let handle = match app.games.handle(&id).await {
+        Ok(Some(h)) => h,
+        Ok(None) => {
+            let (s, e) = reject(StatusCode::NOT_FOUND, format!("no game '{id}'"));
+            return (s, Json(e)).into_response();
+        }
+        Err(e) => {
+            let (s, e) = reject(StatusCode::SERVICE_UNAVAILABLE, e.to_string());
+            return (s, Json(e)).into_response();
+        }
+    };
+    let ws = match ws {
+        Ok(ws) => ws,
+        Err(e) => return e.into_response(),
+    };
+    let limit = app.limits().max_message_bytes;
+    ws.max_message_size(limit)
+        .max_frame_size(limit)
+        .on_upgrade(move |socket| connection(socket, id, handle, app))
+}
+
+fn text(msg: &ServerMessage) -> Utf8Bytes {
+    Utf8Bytes::from(serde_json::to_string(msg).expect("server messages serialise"))
+}
+
+fn parse(t: &str) -> Result<ClientMessage, Box<ServerMessage>> {
+    serde_json::from_str(t).map_err(|e| {
+        Box::new(ServerMessage::error(
+            ErrorCode::BadMessage,
+            format!("not a message of the protocol: {e}"),
+        ))
+    })
+}
+
+/// Waits for `hello` and joins the game; `None` if the client leaves or fails to join.
+async fn hello(
+    sink: &mut SplitSink<WebSocket, Message>,
+    stream: &mut SplitStream<WebSocket>,
+    handle: &mut GameHandle,
+    out: &mpsc::Sender<Utf8Bytes>,
+    again: impl AsyncFnOnce() -> Option<GameHandle>,
+) -> Option<(ConnId, Role)> {
+    let mut again = Some(again);
+    loop {
+        let reply = match stream.next().await? {
+            Err(_) | Ok(Message::Close(_)) => return None,
+            Ok(Message::Text(t)) => match parse(&t) {
+                Ok(ClientMessage::Hello { token }) => {
+                    let (tx, rx) = oneshot::channel();
+                    let join = Msg::Join { token: token.clone(), out: out.clone(), reply: tx };
+                    let (tx2, rx2) = oneshot::channel();
+                    let rx = if handle.send(join).await {
+                        rx
+                    } else {
+                        // The game's actor ended while idle just now: start it again, once.
+                        *handle = again.take()?().await?;
+                        let join = Msg::Join { token, out: out.clone(), reply: tx2 };
+                        if !handle.send(join).await {
+                            return None;
+                        }
+                        rx2
+                    };
+                    match rx.await {
+                        Ok(Ok(joined)) => return Some(joined),
+                        Ok(Err(refused)) => {
+                            let _ = sink.send(Message::Text(text(&refused))).await;
+                            return None;
+                        }
+                        Err(_) => return None,
+                    }
+                }
+                Ok(_) => ServerMessage::error(ErrorCode::HelloFirst, "say hello first"),
+                Err(e) => *e,
+            },
+            Ok(Message::Binary(_)) => {
+                ServerMessage::error(ErrorCode::BadMessage, "messages are JSON text, not binary")
+            }
+            Ok(_) => continue,
+        };
+        if sink.send(Message::Text(text(&reply))).await.is_err() {
+            return None;
+        }
+    }
+}
+
+async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: Arc<App>) {
+    let (mut sink, mut stream) = socket.split();
+    let (out, mut outbox) = mpsc::channel::<Utf8Bytes>(app.limits().outbox);
+    let again = async || app.games.handle(&id).await.ok().flatten();
+    let joined = tokio::time::timeout(
+        app.limits().hello_timeout,
+        hello(&mut sink, &mut stream, &mut handle, &out, again),
+    )
+    .await;
+    let Ok(Some((conn, _role))) = joined else {
+        let _ = sink.close().await;
+        return;
+    };
+    // From here the actor holds the only strong sender: when it lets go, the socket closes.
+    let own = out.downgrade();
+    drop(out);
+    let writer = async {
+        while let Some(t) = outbox.recv().await {
+            if sink.send(Message::Text(t)).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    };
+    let reader = async {
+        while let Some(frame) = stream.next().await {
+            let msg = match frame {
+                Err(_) | Ok(Message::Close(_)) => return,
+                Ok(Message::Text(t)) => parse(&t),
+                Ok(Message::Binary(_)) => Err(Box::new(ServerMessage::error(
+                    ErrorCode::BadMessage,
+                    "messages are JSON text, not binary",
+                ))),
+                Ok(_) => continue,
+            };
+            match msg {
+                Ok(msg) => {
+                    if !handle.send(Msg::Client { conn, msg }).await {
+                        return;
+                    }
+                }
+                Err(e) => match own.upgrade() {
+                    // A client that floods bad messages faster than it reads is dropped.
+                    Some(tx) => {
+                        if tx.try_send(text(&e)).is_err() {
+                            return;
+                        }
+                    }
+                    None => return,
+                },
+            }
+        }
+    };
+    tokio::select! {
+        _ = writer => {}
+        _ = reader => {}
+    }
+    handle.send(Msg::Leave { conn }).await;
+}
