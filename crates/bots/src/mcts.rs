@@ -14,7 +14,12 @@
 //! ([`RuleSet::candidates`]); a node keeps a pool of them and grows by *progressive widening*:
 //! a node visited `n` times has at most `⌈widen · √(n + 1)⌉` children, new ones drawn from the
 //! pool (re-sampled when it runs dry), so a search goes both wide and deep however many
-//! candidates the rule set could produce.
+//! candidates the rule set could produce. A rule set that knows which commands are worth
+//! searching lists them, best first, in [`Hooks::options`]; the tree then grows along that
+//! list by *progressive unpruning* (a node visited `n` times considers the first
+//! `⌈widen · √(n + 1)⌉` options), so the likeliest commands are searched first and deepest.
+//! Children are found by a 64-bit hash of the command's JSON form, written straight into the
+//! hasher (no string is built).
 //!
 //! **Chance.** Commands roll dice. The tree is *open-loop*: a node stands for the sequence of
 //! commands that leads to it, not for one state; each iteration re-plays that sequence with
@@ -38,7 +43,17 @@
 //! seed, on any machine and under any load. A time budget does not: how many iterations fit
 //! in a second depends on the machine and what else it is doing.
 //!
-//! The tree is built afresh for every decision (no reuse between decisions).
+//! # Reusing the tree
+//!
+//! Where the hooks key states ([`Hooks::state_key`]), every node records the state it was met
+//! in for each side to move, as long as that was always the same one. The next decision looks
+//! for a node of the last tree that always met exactly the state it is asked about with its
+//! side to move, and searches on from that node's subtree (its visits and values kept; the
+//! budget counts only the new iterations). A node that met different states (dice made them
+//! differ) is never reused: its values average over positions other than the one on the
+//! table. A position the last tree never met exactly is searched afresh, exactly as a new bot
+//! would search it with the same generator. Without keys (the default) every decision is
+//! searched afresh.
 
 use crate::{Bot, BotError, RandomBot, step};
 use std::collections::HashMap;
@@ -138,8 +153,14 @@ impl MctsConfig {
     /// The settings a user's bot spec asks for (see [`crate::MCTS_ABOUT`]): `mcts`,
     /// `mcts:2000`, `mcts:2s`, `mcts:iterations=500,depth=40,c=0.7,widen=3`.
     pub fn from_spec(spec: &BotSpec) -> Result<MctsConfig, String> {
+        MctsConfig::from_spec_with(spec, MctsConfig::default())
+    }
+
+    /// As [`MctsConfig::from_spec`], with `defaults` for what the spec leaves out (a rule
+    /// set's tuned search has its own default budget and exploration).
+    pub fn from_spec_with(spec: &BotSpec, defaults: MctsConfig) -> Result<MctsConfig, String> {
         spec.only(&["budget", "iterations", "time", "depth", "c", "widen"])?;
-        let mut config = MctsConfig::default();
+        let mut config = defaults;
         let budgets: Vec<&(String, String)> = spec
             .params
             .iter()
@@ -232,6 +253,30 @@ pub trait Hooks<R: RuleSet>: Send + Sync {
         rules.evaluate(state, side).is_some() || rules.summary(state).strength_share(side).is_some()
     }
 
+    /// The commands the search considers for `side` in `state`, best first, or `None` (the
+    /// default) for every legal command (or the sampled candidates of a continuous rule set).
+    /// Every command listed must be legal. The tree widens along the list as a node is
+    /// visited (*progressive unpruning*): a node visited `n` times considers the first
+    /// `⌈widen · √(n + 1)⌉` options, so the first ones are searched first and the rest only as
+    /// the visits grow. A list of one command is taken at the root without search.
+    fn options(
+        &self,
+        _rules: &R,
+        _state: &R::State,
+        _side: Side,
+        _rng: &mut SeededDice,
+    ) -> Option<Vec<R::Command>> {
+        None
+    }
+
+    /// A key of `state` for reusing the tree between decisions, or `None` (the default) for no
+    /// reuse. States with one key must be the same position (what may be done and what it
+    /// leads to), so a cheap exact fingerprint of the state is wanted; it is computed at every
+    /// node an iteration passes. See "Reusing the tree" in the [module documentation](self).
+    fn state_key(&self, _rules: &R, _state: &R::State) -> Option<u64> {
+        None
+    }
+
     /// The command `side` gives in a play-out. The default picks uniformly among the legal
     /// commands or the sampled candidates; `None` ends the play-out.
     fn playout(
@@ -287,6 +332,9 @@ pub struct SearchStats {
     pub chosen_value: f64,
     /// Wall time of the search.
     pub elapsed: Duration,
+    /// Visits the search inherited from the last decision's tree ([`Hooks::state_key`]); 0
+    /// for a fresh tree.
+    pub reused: u32,
 }
 
 struct Edge<C> {
@@ -300,30 +348,117 @@ struct Edge<C> {
 
 struct Node<C> {
     edges: Vec<Edge<C>>,
-    keys: HashMap<String, usize>,
+    keys: Keys,
     pool: Vec<C>,
     pool_side: Option<Side>,
     refills: u32,
     visits: u32,
+    /// The key of the state met at this node ([`Hooks::state_key`]) for each side that was
+    /// to move in it, while it was always the same one.
+    seen: [Option<u64>; 2],
+    /// For each side: different states were met at this node with that side to move.
+    mixed: [bool; 2],
 }
 
 impl<C> Node<C> {
     fn new() -> Self {
         Node {
             edges: Vec::new(),
-            keys: HashMap::new(),
+            keys: Keys::default(),
             pool: Vec::new(),
             pool_side: None,
             refills: 0,
             visits: 0,
+            seen: [None; 2],
+            mixed: [false; 2],
         }
+    }
+
+    /// Records that the state keyed `key` was met here with `who` to move.
+    fn saw(&mut self, key: Option<u64>, who: Side) {
+        let (Some(k), i) = (key, who.index()) else { return };
+        match self.seen[i] {
+            _ if self.mixed[i] => {}
+            None => self.seen[i] = Some(k),
+            Some(seen) if seen != k => self.mixed[i] = true,
+            Some(_) => {}
+        }
+    }
+
+    /// True when every state met here with `who` to move was the one keyed `key`.
+    fn always(&self, key: u64, who: Side) -> bool {
+        self.seen[who.index()] == Some(key) && !self.mixed[who.index()]
     }
 }
 
-fn key<C: serde::Serialize>(side: Side, command: &C) -> String {
-    let json = serde_json::to_string(command).unwrap_or_default();
-    format!("{side}:{json}")
+/// The subtree of `nodes` under `root`, renumbered with `root` first.
+fn subtree<C>(nodes: Vec<Node<C>>, root: usize) -> Vec<Node<C>> {
+    let mut slots: Vec<Option<Node<C>>> = nodes.into_iter().map(Some).collect();
+    let mut out: Vec<Node<C>> = Vec::new();
+    let Some(first) = slots.get_mut(root).and_then(Option::take) else { return out };
+    out.push(first);
+    let mut i = 0;
+    while i < out.len() {
+        for e in 0..out[i].edges.len() {
+            if let Some(c) = out[i].edges[e].child {
+                match slots.get_mut(c).and_then(Option::take) {
+                    Some(node) => {
+                        out.push(node);
+                        out[i].edges[e].child = Some(out.len() - 1);
+                    }
+                    None => out[i].edges[e].child = None,
+                }
+            }
+        }
+        i += 1;
+    }
+    out
 }
+
+/// FNV-1a over the bytes written to it: a command's key is the hash of its JSON form, made
+/// without building the string.
+struct Fnv(u64);
+
+impl std::io::Write for Fnv {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// A command's key in its node: a 64-bit hash of the side and the command's JSON form (two
+/// different commands of one node colliding is a chance of about n²/2⁶⁴).
+fn key<C: serde::Serialize>(side: Side, command: &C) -> u64 {
+    let mut h = Fnv(0xcbf2_9ce4_8422_2325 ^ side.index() as u64);
+    // Writing to a hasher cannot fail; a command that does not serialise keys as its prefix.
+    let _ = serde_json::to_writer(&mut h, command);
+    h.0
+}
+
+/// Hashes an already well-mixed 64-bit key by itself.
+#[derive(Clone, Copy, Default)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, i: u64) {
+        self.0 = i;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type Keys = HashMap<u64, usize, std::hash::BuildHasherDefault<KeyHasher>>;
 
 fn is_over<R: RuleSet>(rules: &R, state: &R::State) -> bool {
     rules.outcome(state).is_some() || rules.pending(state) == Pending::Over
@@ -343,6 +478,8 @@ pub struct Mcts<R: RuleSet> {
     config: MctsConfig,
     hooks: Arc<dyn Hooks<R>>,
     last: Option<SearchStats>,
+    /// The last search's tree, for reuse ([`Hooks::state_key`]).
+    tree: Vec<Node<R::Command>>,
 }
 
 impl<R: RuleSet> Mcts<R> {
@@ -353,7 +490,7 @@ impl<R: RuleSet> Mcts<R> {
 
     /// A search with `config` and the rule set's own `hooks`.
     pub fn with_hooks(config: MctsConfig, hooks: Arc<dyn Hooks<R>>) -> Self {
-        Mcts { config, hooks, last: None }
+        Mcts { config, hooks, last: None, tree: Vec::new() }
     }
 
     /// The settings.
@@ -366,7 +503,7 @@ impl<R: RuleSet> Mcts<R> {
         self.last.as_ref()
     }
 
-    /// Searches and returns the best command for `side` with the search's figures.
+    /// Searches afresh and returns the best command for `side` with the search's figures.
     pub fn search(
         &self,
         rules: &R,
@@ -375,23 +512,70 @@ impl<R: RuleSet> Mcts<R> {
         rng: &mut SeededDice,
     ) -> Result<(R::Command, SearchStats), BotError> {
         let started = Instant::now();
-        let mut stats = SearchStats::default();
-        // A forced choice needs no search.
+        if let Some(command) = self.forced(rules, state, side, rng)? {
+            let stats = SearchStats { elapsed: started.elapsed(), ..SearchStats::default() };
+            return Ok((command, stats));
+        }
+        let mut nodes = vec![Node::new()];
+        self.run(&mut nodes, rules, state, side, rng, started)
+    }
+
+    /// The command to give without search: the only legal one, or the only option the hooks
+    /// offer; an error when `side` has no command at all.
+    fn forced(
+        &self,
+        rules: &R,
+        state: &R::State,
+        side: Side,
+        rng: &mut SeededDice,
+    ) -> Result<Option<R::Command>, BotError> {
         if let Some(mut legal) = rules.legal_commands(state, side) {
             match legal.len() {
                 0 => return Err(BotError::NoCommand(side)),
-                1 => {
-                    stats.elapsed = started.elapsed();
-                    return Ok((legal.swap_remove(0), stats));
-                }
+                1 => return Ok(Some(legal.swap_remove(0))),
                 _ => {}
             }
         }
+        if let Some(options) = self.hooks.options(rules, state, side, rng)
+            && let [only] = options.as_slice()
+            && rules.check(state, Actor::Side(side), only).is_ok()
+        {
+            return Ok(Some(only.clone()));
+        }
+        Ok(None)
+    }
+
+    /// The tree to search `state` from: the subtree of the last search's tree whose node met
+    /// this state (the one visited most), or a fresh tree.
+    fn reusable(&mut self, rules: &R, state: &R::State, side: Side) -> Vec<Node<R::Command>> {
+        let tree = std::mem::take(&mut self.tree);
+        let found = self.hooks.state_key(rules, state).and_then(|key| {
+            (0..tree.len())
+                .filter(|&i| tree[i].visits > 0 && tree[i].always(key, side))
+                .max_by_key(|&i| (tree[i].visits, std::cmp::Reverse(i)))
+        });
+        match found {
+            Some(i) => subtree(tree, i),
+            None => vec![Node::new()],
+        }
+    }
+
+    /// Runs the budget's iterations on the tree `nodes` (its root stands for `state`) and
+    /// chooses.
+    fn run(
+        &self,
+        nodes: &mut Vec<Node<R::Command>>,
+        rules: &R,
+        state: &R::State,
+        side: Side,
+        rng: &mut SeededDice,
+        started: Instant,
+    ) -> Result<(R::Command, SearchStats), BotError> {
+        let mut stats = SearchStats { reused: nodes[0].visits, ..SearchStats::default() };
         let depth = self.config.rollout_depth.unwrap_or_else(|| {
             if self.hooks.informed(rules, state, side) { INFORMED_DEPTH } else { UNINFORMED_DEPTH }
         });
         stats.playout_depth = depth;
-        let mut nodes: Vec<Node<R::Command>> = vec![Node::new()];
         loop {
             let go_on = match self.config.budget {
                 Budget::Iterations(n) => stats.iterations < u64::from(n),
@@ -400,7 +584,7 @@ impl<R: RuleSet> Mcts<R> {
             if !go_on {
                 break;
             }
-            self.iterate(&mut nodes, rules, state, side, rng, &mut stats);
+            self.iterate(nodes, rules, state, side, rng, &mut stats);
             stats.iterations += 1;
         }
         stats.nodes = nodes.len();
@@ -453,6 +637,7 @@ impl<R: RuleSet> Mcts<R> {
             }
             let prefer = if path.is_empty() { Some(side) } else { None };
             let Some(who) = mover(&rules.pending(&state), prefer) else { break };
+            nodes[node].saw(self.hooks.state_key(rules, &state), who);
             let mut avail = self.available(&mut nodes[node], rules, &state, who, rng);
             if avail.is_empty() {
                 break;
@@ -472,16 +657,25 @@ impl<R: RuleSet> Mcts<R> {
             }
             let Some(e) = moved else { break };
             path.push((node, e));
-            match nodes[node].edges[e].child {
-                Some(child) => node = child,
+            let (child, new) = match nodes[node].edges[e].child {
+                Some(child) => (child, false),
                 None => {
                     nodes.push(Node::new());
                     let child = nodes.len() - 1;
                     nodes[node].edges[e].child = Some(child);
-                    stats.playout_commands += self.playout(rules, &mut state, depth, rng);
-                    break;
+                    (child, true)
                 }
+            };
+            if new {
+                if !is_over(rules, &state)
+                    && let Some(next) = mover(&rules.pending(&state), None)
+                {
+                    nodes[child].saw(self.hooks.state_key(rules, &state), next);
+                }
+                stats.playout_commands += self.playout(rules, &mut state, depth, rng);
+                break;
             }
+            node = child;
         }
         let v = self.hooks.evaluate(rules, &state, side);
         let v = if v.is_finite() { v.clamp(0.0, 1.0) } else { 0.5 };
@@ -503,28 +697,14 @@ impl<R: RuleSet> Mcts<R> {
         who: Side,
         rng: &mut SeededDice,
     ) -> Vec<usize> {
+        if let Some(mut options) = self.hooks.options(rules, state, who, rng) {
+            let limit =
+                (self.config.widen * f64::from(node.visits + 1).sqrt()).ceil().max(1.0) as usize;
+            options.truncate(limit);
+            return Self::edges_for(node, who, options);
+        }
         if let Some(legal) = rules.legal_commands(state, who) {
-            let mut out = Vec::with_capacity(legal.len());
-            for command in legal {
-                let k = key(who, &command);
-                let i = match node.keys.get(&k) {
-                    Some(&i) => i,
-                    None => {
-                        node.edges.push(Edge {
-                            command,
-                            side: who,
-                            visits: 0,
-                            avail: 0,
-                            total: 0.0,
-                            child: None,
-                        });
-                        node.keys.insert(k, node.edges.len() - 1);
-                        node.edges.len() - 1
-                    }
-                };
-                out.push(i);
-            }
-            return out;
+            return Self::edges_for(node, who, legal);
         }
         let actor = Actor::Side(who);
         let mut out: Vec<usize> = (0..node.edges.len())
@@ -570,6 +750,33 @@ impl<R: RuleSet> Mcts<R> {
             node.keys.insert(k, node.edges.len() - 1);
             out.push(node.edges.len() - 1);
             mine += 1;
+        }
+        out
+    }
+
+    /// The edges of `node` for `commands` of `who`, adding the new ones, in the order given.
+    fn edges_for(node: &mut Node<R::Command>, who: Side, commands: Vec<R::Command>) -> Vec<usize> {
+        let mut out = Vec::with_capacity(commands.len());
+        for command in commands {
+            let k = key(who, &command);
+            let i = match node.keys.get(&k) {
+                Some(&i) => i,
+                None => {
+                    node.edges.push(Edge {
+                        command,
+                        side: who,
+                        visits: 0,
+                        avail: 0,
+                        total: 0.0,
+                        child: None,
+                    });
+                    node.keys.insert(k, node.edges.len() - 1);
+                    node.edges.len() - 1
+                }
+            };
+            if !out.contains(&i) {
+                out.push(i);
+            }
         }
         out
     }
@@ -628,7 +835,15 @@ impl<R: RuleSet> Bot<R> for Mcts<R> {
         side: Side,
         rng: &mut SeededDice,
     ) -> Result<R::Command, BotError> {
-        let (command, stats) = self.search(rules, state, side, rng)?;
+        let started = Instant::now();
+        if let Some(command) = self.forced(rules, state, side, rng)? {
+            self.last = Some(SearchStats { elapsed: started.elapsed(), ..SearchStats::default() });
+            return Ok(command);
+        }
+        let mut nodes = self.reusable(rules, state, side);
+        let result = self.run(&mut nodes, rules, state, side, rng, started);
+        self.tree = nodes;
+        let (command, stats) = result?;
         self.last = Some(stats);
         Ok(command)
     }

@@ -193,3 +193,117 @@ fn every_iteration_searches_from_a_determinized_state() {
     assert_eq!(take, Take(2));
     assert_eq!(hooks.0.load(Ordering::Relaxed), 123);
 }
+
+/// Nim hooks that offer only the takes listed (in that order, where legal) and key states by
+/// pile and mover, so the tree can be reused.
+struct Offer(Vec<u32>, bool);
+
+impl Hooks<Nim> for Offer {
+    fn options(&self, _: &Nim, s: &NimState, _: Side, _: &mut SeededDice) -> Option<Vec<Take>> {
+        Some(self.0.iter().filter(|&&t| t <= s.pile).map(|&t| Take(t)).collect())
+    }
+
+    fn state_key(&self, _: &Nim, s: &NimState) -> Option<u64> {
+        self.1.then(|| u64::from(s.pile) << 2 | s.to_move.index() as u64)
+    }
+}
+
+fn offering(takes: &[u32], reuse: bool, iterations: u32) -> Mcts<Nim> {
+    Mcts::with_hooks(
+        MctsConfig { budget: Budget::Iterations(iterations), ..MctsConfig::default() },
+        Arc::new(Offer(takes.to_vec(), reuse)),
+    )
+}
+
+#[test]
+fn the_search_keeps_to_the_options_the_hooks_offer() {
+    // From 7 the winning take is 3; offered only 1 and 2, the search must pick one of them.
+    let mut bot = offering(&[1, 2], false, 400);
+    let take = bot.choose(&Nim, &nim(7, Side::Red), Side::Red, &mut SeededDice::new(1)).unwrap();
+    assert!(take == Take(1) || take == Take(2), "{take:?}");
+    assert_eq!(bot.last_stats().unwrap().root_children, 2);
+    // Offered everything in a poor order, it still finds the win once the list is unpruned.
+    let mut bot = offering(&[1, 2, 3], false, 1000);
+    let take = bot.choose(&Nim, &nim(7, Side::Red), Side::Red, &mut SeededDice::new(1)).unwrap();
+    assert_eq!(take, Take(3));
+    // One option is taken without search.
+    let mut bot = offering(&[2], false, 1000);
+    let take = bot.choose(&Nim, &nim(7, Side::Red), Side::Red, &mut SeededDice::new(1)).unwrap();
+    assert_eq!(take, Take(2));
+    assert_eq!(bot.last_stats().unwrap().iterations, 0);
+}
+
+#[test]
+fn options_are_unpruned_in_order_as_visits_grow() {
+    // With one iteration only the first option (and the first reply) can have been tried.
+    let mut bot = offering(&[3, 2, 1], false, 1);
+    let take = bot.choose(&Nim, &nim(9, Side::Red), Side::Red, &mut SeededDice::new(4)).unwrap();
+    let stats = bot.last_stats().unwrap();
+    assert_eq!(stats.root_children, 2, "⌈2·√1⌉ options at the first visit");
+    assert!(take == Take(3) || take == Take(2), "{take:?}");
+}
+
+#[test]
+fn a_position_the_last_tree_never_met_is_searched_exactly_as_afresh() {
+    let (state, next) = (nim(30, Side::Red), nim(31, Side::Red));
+    let mut used = offering(&[1, 2, 3], true, 300);
+    used.choose(&Nim, &state, Side::Red, &mut SeededDice::new(1)).unwrap();
+    // Piles only shrink: 31 stones cannot be in the tree grown from 30.
+    let a = used.choose(&Nim, &next, Side::Red, &mut SeededDice::new(9)).unwrap();
+    let sa = used.last_stats().unwrap().clone();
+    let mut fresh = offering(&[1, 2, 3], true, 300);
+    let b = fresh.choose(&Nim, &next, Side::Red, &mut SeededDice::new(9)).unwrap();
+    let sb = fresh.last_stats().unwrap().clone();
+    assert_eq!(a, b);
+    assert_eq!(sa.reused, 0);
+    assert_eq!(
+        (sa.iterations, sa.nodes, sa.playout_commands, sa.chosen_visits, sa.chosen_value),
+        (sb.iterations, sb.nodes, sb.playout_commands, sb.chosen_visits, sb.chosen_value)
+    );
+    // The same bot without keys searches afresh as well.
+    let mut keyless = offering(&[1, 2, 3], false, 300);
+    keyless.choose(&Nim, &state, Side::Red, &mut SeededDice::new(1)).unwrap();
+    let c = keyless.choose(&Nim, &next, Side::Red, &mut SeededDice::new(9)).unwrap();
+    assert_eq!((c, keyless.last_stats().unwrap().reused), (b, 0));
+}
+
+#[test]
+fn the_tree_is_reused_from_the_position_reached() {
+    let mut bot = offering(&[1, 2, 3], true, 1000);
+    let mut rng = SeededDice::new(3);
+    let mut state = nim(10, Side::Red);
+    let take = bot.choose(&Nim, &state, Side::Red, &mut rng).unwrap();
+    assert_eq!(take, Take(2), "leave 8");
+    assert_eq!(bot.last_stats().unwrap().reused, 0);
+    let mut dice = SeededDice::new(0);
+    bots::step(&Nim, &mut state, Side::Red, &take, &mut dice).unwrap();
+    bots::step(&Nim, &mut state, Side::Blue, &Take(1), &mut dice).unwrap();
+    // 7 stones, red to move: a position the last search met often.
+    let take = bot.choose(&Nim, &state, Side::Red, &mut rng).unwrap();
+    assert_eq!(take, Take(3), "leave 4");
+    let stats = bot.last_stats().unwrap();
+    assert!(stats.reused > 0, "{stats:?}");
+    assert_eq!(stats.iterations, 1000, "the budget counts this decision's iterations");
+}
+
+#[test]
+fn a_seed_reproduces_every_choice_with_tree_reuse() {
+    let run = |seed: u64| {
+        let mut rng = SeededDice::new(seed);
+        let mut dice = SeededDice::new(seed + 100);
+        let mut bot = offering(&[1, 2, 3], true, 60);
+        let mut state = nim(40, Side::Red);
+        let mut trail = Vec::new();
+        while Nim.pending(&state) != tabletop::Pending::Over {
+            let side = state.to_move;
+            let c = bot.choose(&Nim, &state, side, &mut rng).unwrap();
+            let s = bot.last_stats().unwrap();
+            trail.push((c, s.nodes, s.reused, s.playout_commands, s.chosen_visits));
+            bots::step(&Nim, &mut state, side, &c, &mut dice).unwrap();
+        }
+        trail
+    };
+    let a = run(5);
+    assert_eq!(a, run(5));
+    assert!(a.iter().any(|t| t.2 > 0), "the tree was never reused: {a:?}");
+}

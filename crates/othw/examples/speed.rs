@@ -1,75 +1,91 @@
-//! Plays games of the open-field scenario straight through the rule set (no `Game`, no
-//! hashing) and prints games per second, for two players: one picking uniformly among the
-//! legal commands, and a simple scripted one (attack when it can, otherwise gain the most
-//! ground, otherwise end the phase). Run with `cargo run --release -p othw --example speed`.
+//! Plays whole battles of the open-field scenario straight through the rule set (no `Game`, no
+//! hashing) on one thread and prints battles, commands and dice per second (by CPU time where
+//! the platform reports it), for the scripted player against itself and for a player picking
+//! uniformly among the legal commands against itself.
+//!
+//! `cargo run --release -p othw --example speed -- [BATTLES] [scripted|random|both] [ROUNDS]`
+//! (default 2000 battles, both, 1 round): battles 1..=BATTLES, played ROUNDS times over with
+//! the same players (as the benchmark does). Under `valgrind --tool=callgrind`, run it with
+//! two numbers of rounds and divide the difference of the instruction counts by the
+//! difference of the battles played for the instructions per battle without the set-up.
 
 use othw::Othw;
-use othw::state::{Command, State};
-use tabletop::dice::SeededDice;
-use tabletop::grid::GridFacing;
-use tabletop::rules::{Actor, RuleSet, Side};
+use othw::bot::Scripted;
+use tabletop::dice::{DiceSource, Die, SeededDice};
+use tabletop::rules::{Actor, RuleSet};
 
-fn scripted(st: &State, legal: &[Command]) -> usize {
-    if let Some(i) = legal.iter().position(|c| matches!(c, Command::Attack { .. })) {
-        return i;
+/// Seeded dice that count the dice rolled.
+struct Counting {
+    dice: SeededDice,
+    rolled: u64,
+}
+
+impl DiceSource for Counting {
+    fn face(&mut self, die: Die) -> u8 {
+        self.rolled += 1;
+        self.dice.face(die)
     }
-    let ahead: i32 = if st.phasing == Side::Red { 1 } else { -1 };
-    let forward = if ahead > 0 { GridFacing::North } else { GridFacing::South };
-    let gain = |c: &Command| match c {
-        Command::Move { unit, to, .. } => (to.row - st.units[*unit as usize].pos.row) * ahead,
-        Command::GroupMove { units, facing, steps } if *facing == forward => {
-            i32::from(*steps) * units.len() as i32
-        }
-        _ => 0,
-    };
-    let mut best = (0, legal.len() - 1);
-    for (i, c) in legal.iter().enumerate() {
-        let g = gain(c);
-        if g > best.0 {
-            best = (g, i);
-        }
-    }
-    best.1
+}
+
+/// The CPU time of this process so far, in seconds (wall time where it is not available).
+fn cpu_seconds(wall: std::time::Instant) -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // utime and stime are fields 14 and 15, counted after the parenthesised name.
+            let rest = &s[s.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split(' ').collect();
+            let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or_else(|| wall.elapsed().as_secs_f64())
 }
 
 fn main() {
+    let mut args = std::env::args().skip(1);
+    let n: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(2000);
+    let which = args.next().unwrap_or_else(|| "both".into());
+    let rounds: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
     let r = Othw::new();
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/othw/open_field.toml");
     let text = std::fs::read_to_string(path).expect("the scenario");
     let sc = r.load_scenario(&tabletop::Source::new(path, text)).expect("it loads");
-    for (label, use_script) in [("random", false), ("scripted", true)] {
-        let t = std::time::Instant::now();
-        let (mut cmds, mut legal_ns, mut exec_ns) = (0u64, 0u128, 0u128);
-        let n = 2000;
-        for seed in 0..n {
-            let mut dice = SeededDice::new(seed);
+    for label in ["scripted", "random"] {
+        if which != "both" && which != label {
+            continue;
+        }
+        let mut bots = [Scripted::new(), Scripted::new()];
+        let wall = std::time::Instant::now();
+        let cpu0 = cpu_seconds(wall);
+        let (mut commands, mut rolled) = (0u64, 0u64);
+        for seed in (0..rounds).flat_map(|_| 1..=n) {
+            let mut dice = Counting { dice: SeededDice::new(seed), rolled: 0 };
             let mut pick = SeededDice::new(seed ^ 99);
             let (mut st, _) = r.setup(&sc, &mut dice);
             while st.outcome.is_none() {
-                let t0 = std::time::Instant::now();
-                let legal = r.legal(&st, st.phasing);
-                legal_ns += t0.elapsed().as_nanos();
-                let i = if use_script {
-                    scripted(&st, &legal)
+                let side = st.phasing;
+                let c = if label == "scripted" {
+                    bots[side.index()].best(&r, &st, side).expect("a command").0
                 } else {
-                    pick.below(legal.len() as u32) as usize
+                    let mut legal = r.legal(&st, side);
+                    legal.swap_remove(pick.below(legal.len() as u32) as usize)
                 };
-                let t1 = std::time::Instant::now();
-                let ev =
-                    r.execute(&st, Actor::Side(st.phasing), &legal[i], &mut dice).expect("legal");
-                for e in &ev {
-                    r.apply(&mut st, e);
+                for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
+                    r.apply(&mut st, &e);
                 }
-                exec_ns += t1.elapsed().as_nanos();
-                cmds += 1;
+                commands += 1;
             }
+            rolled += dice.rolled;
         }
-        let s = t.elapsed().as_secs_f64();
+        let cpu = (cpu_seconds(wall) - cpu0).max(1e-9);
+        let wall = wall.elapsed().as_secs_f64();
         println!(
-            "{label}: {n} games, {cmds} commands, {:.0} games/s, legal {:.1} us/call, execute+apply {:.1} us/command",
-            n as f64 / s,
-            legal_ns as f64 / cmds as f64 / 1000.0,
-            exec_ns as f64 / cmds as f64 / 1000.0
+            "{label}: {} battles, {commands} commands, {rolled} dice in {cpu:.3} s CPU \
+             ({wall:.3} s wall): {:.0} battles/s, {:.0} commands/s, {:.0} dice/s",
+            n * rounds,
+            (n * rounds) as f64 / cpu,
+            commands as f64 / cpu,
+            rolled as f64 / cpu
         );
     }
 }

@@ -37,15 +37,40 @@
 //!
 //! Ties go to the first candidate in unit order; the bot draws nothing from its generator, so it
 //! is deterministic.
+//!
+//! # How it is quick
+//!
+//! A decision is worked out unit by unit: each unit's *plan* is its first best action (its
+//! attacks, then its moves) with its value, and the decision is the first best plan in unit
+//! order, which is what comparing every candidate in that order gives. What makes it quick
+//! never changes a choice:
+//!
+//! - **Plans are kept between decisions**. A unit's plan looks only at the squares within its
+//!   move and one more, at the per-cell maps, at the generals and at the weights. Before each
+//!   decision the state is compared with the side's last view of it, and only the units near a
+//!   change (or all of them, when the maps, the generals or the weights change) are worked out
+//!   again; a unit's search for its moves is kept longer still (it depends on the squares
+//!   alone). The general's plan is worked out only when it is needed.
+//! - **Squares that cannot win are skipped**: two squares or more from the enemy, a square is
+//!   worth at most its approach term, the facing and two supports, so a unit whose every
+//!   reachable square falls short of the least gain is not even searched, and within a plan
+//!   the squares that cannot beat the best so far are not valued.
+//! - **Values are worked out a square at a time** for all four facings, with the terms in a
+//!   fixed order so that a value is the same to the last bit however it is reached.
+//! - **The exact odds are computed once per pairing** and looked up by small numbers: a
+//!   fighter (a unit's numbers, terrain and general) gets a number the first time it is met.
+//! - The maps (distance to the nearest enemy, enemies that could reach each cell) are kept
+//!   while the enemy's units stay as they were.
 
 use crate::Othw;
 use crate::combat::{Aspect, aspect};
 use crate::data::UnitType;
 use crate::duel::{DuelGeneral, Fighter};
-use crate::legal::{Reach, Scratch};
-use crate::state::{Command, EMPTY, Orders, State, Status, Unit, UnitId, flags};
+use crate::legal::{NO_CELL, Reach, Scratch, Tables};
+use crate::state::{Board, Command, EMPTY, Orders, State, Status, Unit, UnitId, flags};
 use bots::{Bot, BotError};
 use std::collections::HashMap;
+use std::sync::Arc;
 use tabletop::SeededDice;
 use tabletop::grid::{CellPos, CellTerrain, GridFacing};
 use tabletop::rules::Side;
@@ -120,14 +145,6 @@ struct FighterKey {
     general: Option<(u8, u8, bool)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-struct DuelKey {
-    att: FighterKey,
-    def: FighterKey,
-    aspect: u8,
-    general_dice: bool,
-}
-
 /// A small multiply-rotate hasher for the odds cache (the keys are a few dozen bytes of
 /// integers; SipHash's resistance to flooding is not needed here).
 #[derive(Clone, Copy, Debug, Default)]
@@ -168,20 +185,316 @@ impl std::hash::Hasher for Fx {
     }
 }
 
-type OddsCache = HashMap<DuelKey, Odds, std::hash::BuildHasherDefault<Fx>>;
+type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
+
+/// Slots of the recent pairs' table (a power of two).
+const RECENT: usize = 256;
+
+/// Terrain kinds a fighter's key is kept for per unit (`CellTerrain` has eight).
+const TERRAINS: usize = 8;
+const _: () = assert!(CellTerrain::Rough as usize == TERRAINS - 1, "a new terrain kind");
+
+/// The odds of every pairing met so far. A fighter (a unit's numbers, terrain and general)
+/// gets a small number the first time it is seen, and the odds are kept by the two numbers,
+/// the aspect and the general's dice. Within one decision a unit's number on a terrain is
+/// looked up once (a stamped table); across decisions its last key is kept, so a number is
+/// only looked up again when the unit's strength or general changes.
+#[derive(Clone, Debug, Default)]
+struct OddsStore {
+    /// The number of each fighter key.
+    ids: FxMap<FighterKey, u32>,
+    /// The key of each number.
+    keys: Vec<FighterKey>,
+    /// Odds by (attacker's number, defender's number, aspect, general's dice).
+    pairs: FxMap<u64, Odds>,
+    /// The pairs met most recently, by a hash of the key (the key plus one, 0 for none).
+    recent: Vec<(u64, Odds)>,
+    /// This decision's stamp.
+    stamp: u32,
+    /// Per (unit, terrain): the stamp of the decision that last looked it up, the unit's key
+    /// then, and its number.
+    units: Vec<(u32, FighterKey, u32)>,
+    /// The thread's table of odds worked out for this player's rules (see [`WORKED_OUT`]),
+    /// once looked up on that thread; none when the thread keeps too many.
+    shared: Option<(std::thread::ThreadId, Option<usize>)>,
+}
+
+/// A duel by its fighters, aspect and general's dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct DuelKey {
+    att: FighterKey,
+    def: FighterKey,
+    aspect: u8,
+    general_dice: bool,
+}
+
+/// Rule tables a thread keeps odds for, at most.
+const WORKED_OUT_TABLES: usize = 8;
+
+thread_local! {
+    /// The exact odds worked out on this thread, by rule tables: every scripted player on a
+    /// thread shares them (a simulation makes new players for every battle, and each would
+    /// otherwise work the same duels out again).
+    static WORKED_OUT: std::cell::RefCell<Vec<(crate::Data, FxMap<DuelKey, Odds>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl OddsStore {
+    /// Starts a decision (the state may have changed since the last).
+    fn begin(&mut self) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            for e in &mut self.units {
+                e.0 = 0;
+            }
+            self.stamp = 1;
+        }
+    }
+
+    /// The number of a fighter key.
+    fn intern(&mut self, k: FighterKey) -> u32 {
+        let next = self.keys.len() as u32;
+        let id = *self.ids.entry(k).or_insert(next);
+        if id == next {
+            self.keys.push(k);
+        }
+        id
+    }
+
+    /// The number of unit `u` fighting on terrain `t` in this decision's state.
+    fn fighter(&mut self, st: &State, u: UnitId, t: CellTerrain) -> u32 {
+        let i = usize::from(u) * TERRAINS + t as usize;
+        if i >= self.units.len() {
+            let blank = fighter_key(st, &st.units[usize::from(u)], t);
+            self.units.resize(i + 1, (0, blank, u32::MAX));
+        }
+        let (stamp, key, id) = self.units[i];
+        if stamp == self.stamp {
+            return id;
+        }
+        let k = fighter_key(st, &st.units[usize::from(u)], t);
+        let id = if id != u32::MAX && key == k { id } else { self.intern(k) };
+        self.units[i] = (self.stamp, k, id);
+        id
+    }
+
+    /// The odds of fighter `fa` attacking fighter `fd`.
+    fn pair(&mut self, r: &Othw, fa: u32, fd: u32, aspect: Aspect, gd: bool) -> Odds {
+        let key = u64::from(fa)
+            | u64::from(fd) << 28
+            | u64::from(aspect_code(aspect)) << 56
+            | u64::from(gd) << 58;
+        if self.recent.len() != RECENT {
+            self.recent = vec![(0, Odds::default()); RECENT];
+        }
+        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT;
+        if self.recent[slot].0 == key + 1 {
+            return self.recent[slot].1;
+        }
+        if let Some(&o) = self.pairs.get(&key) {
+            self.recent[slot] = (key + 1, o);
+            return o;
+        }
+        let (ka, kd) = (self.keys[fa as usize], self.keys[fd as usize]);
+        let compute = || {
+            let o = r.duel(&fighter(&ka), &fighter(&kd), aspect, gd);
+            Odds {
+                win: o.attacker.wins.to_f64(),
+                lose: o.defender.wins.to_f64(),
+                foe_breaks: o.defender.breaks.to_f64(),
+                own_breaks: o.attacker.breaks.to_f64(),
+            }
+        };
+        let duel = DuelKey { att: ka, def: kd, aspect: aspect_code(aspect), general_dice: gd };
+        // The binding is per thread: a player may be handed from thread to thread.
+        let here = std::thread::current().id();
+        if self.shared.is_some_and(|(t, _)| t != here) {
+            self.shared = None;
+        }
+        let (_, shared) = *self.shared.get_or_insert_with(|| {
+            let table = WORKED_OUT.with(|w| {
+                let mut w = w.borrow_mut();
+                match w.iter().position(|(data, _)| *data == r.data) {
+                    Some(i) => Some(i),
+                    None if w.len() < WORKED_OUT_TABLES => {
+                        w.push((r.data.clone(), FxMap::default()));
+                        Some(w.len() - 1)
+                    }
+                    None => None,
+                }
+            });
+            (here, table)
+        });
+        let o = match shared {
+            Some(i) => {
+                WORKED_OUT.with(|w| *w.borrow_mut()[i].1.entry(duel).or_insert_with(compute))
+            }
+            None => compute(),
+        };
+        self.pairs.insert(key, o);
+        self.recent[slot] = (key + 1, o);
+        o
+    }
+
+    /// The odds of `att` attacking from terrain `at` against `def` on terrain `dt`, in the
+    /// state of this decision (see [`OddsStore::begin`]).
+    fn get(
+        &mut self,
+        r: &Othw,
+        st: &State,
+        (att, at): (UnitId, CellTerrain),
+        (def, dt): (UnitId, CellTerrain),
+        aspect: Aspect,
+        gd: bool,
+    ) -> Odds {
+        let fa = self.fighter(st, att, at);
+        let fd = self.fighter(st, def, dt);
+        self.pair(r, fa, fd, aspect, gd)
+    }
+}
+
+/// The per-cell maps of one side's decision: distance to the nearest enemy in the fight, and
+/// how many ready enemies could reach each cell next phase. They depend only on the enemy's
+/// units, so they are kept while those stay put.
+#[derive(Clone, Debug, Default)]
+struct Maps {
+    /// Distance from each cell to the nearest enemy of the side deciding (`u8::MAX` for
+    /// every cell when it has none).
+    dist: Vec<u8>,
+    /// Per cell: how many enemies could reach it next phase.
+    reachable: Vec<u8>,
+    /// What the maps were made from: the side, the board, and each enemy's square, standing
+    /// and moves.
+    made_for: Option<(Side, Arc<Board>, Vec<u128>)>,
+    /// A scratch list for the comparison.
+    now: Vec<u128>,
+    /// Counts the times the maps were made (plans made with other maps are stale).
+    generation: u64,
+}
+
+/// An enemy as the maps see it: its square, standing and moves, packed.
+fn map_key(e: &Unit) -> u128 {
+    u128::from(e.pos.col as u32)
+        | u128::from(e.pos.row as u32) << 32
+        | u128::from(e.status as u8) << 64
+        | u128::from(e.m) << 72
+}
+
+impl Maps {
+    /// Fills the maps for `side` (unless they already are).
+    fn fill(&mut self, st: &State, side: Side) {
+        let g = &st.board.grid;
+        self.now.clear();
+        self.now.extend(st.units.iter().filter(|e| e.side != side).map(map_key));
+        if let Some((s, b, list)) = &self.made_for
+            && *s == side
+            && Arc::ptr_eq(b, &st.board)
+            && *list == self.now
+            && self.dist.len() == g.cells.len()
+        {
+            return;
+        }
+        let n = g.cells.len();
+        let (cols, rows) = (g.cols as i32, g.rows as i32);
+        self.dist.clear();
+        self.dist.resize(n, u8::MAX);
+        self.reachable.clear();
+        self.reachable.resize(n, 0);
+        let mut list = match self.made_for.take() {
+            Some((_, _, l)) => l,
+            None => Vec::new(),
+        };
+        list.clone_from(&self.now);
+        // The board is kept, so that its address identifies it while the maps stand.
+        self.made_for = Some((side, st.board.clone(), list));
+        self.generation += 1;
+        let mut any = false;
+        for e in &st.units {
+            if e.side == side || !is_fighting(e) {
+                continue;
+            }
+            any = true;
+            if let Some(i) = st.board.grid.index(e.pos) {
+                self.dist[i] = 0;
+            }
+            if e.status != Status::Ready {
+                continue;
+            }
+            // The cells within its move and a step: a diamond.
+            let reach = i32::from(e.m) + 1;
+            for r in (e.pos.row - reach).max(0)..=(e.pos.row + reach).min(rows - 1) {
+                let span = reach - (r - e.pos.row).abs();
+                let (lo, hi) = ((e.pos.col - span).max(0), (e.pos.col + span).min(cols - 1));
+                if lo <= hi {
+                    let row = (r * cols) as usize;
+                    for n in &mut self.reachable[row + lo as usize..=row + hi as usize] {
+                        *n += 1;
+                    }
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        // The distance to the nearest enemy: an exact city-block distance transform.
+        city_block(&mut self.dist, cols as usize, rows as usize);
+    }
+}
+
+/// Turns a grid of 0 (sources) and `u8::MAX` (the rest), `cols` wide, into each cell's
+/// city-block distance to the nearest source (at most 254), in two passes: from the south-west
+/// (each cell against the cells west and south of it, already final for the pass), then from
+/// the north-east. A pass takes a whole row against the row before it, then runs along it.
+fn city_block(dist: &mut [u8], cols: usize, rows: usize) {
+    if cols == 0 {
+        return;
+    }
+    for r in 1..rows {
+        let (done, row) = dist.split_at_mut(r * cols);
+        let below = &done[(r - 1) * cols..];
+        for (d, b) in row[..cols].iter_mut().zip(below) {
+            *d = (*d).min(b.saturating_add(1));
+        }
+    }
+    // Along the rows: the column outside, so that the rows' chains run side by side.
+    for c in 1..cols {
+        for r in 0..rows {
+            let i = r * cols + c;
+            dist[i] = dist[i].min(dist[i - 1].saturating_add(1));
+        }
+    }
+    for r in (0..rows.saturating_sub(1)).rev() {
+        let (row, done) = dist.split_at_mut((r + 1) * cols);
+        let row = &mut row[r * cols..];
+        for (d, a) in row.iter_mut().zip(&done[..cols]) {
+            *d = (*d).min(a.saturating_add(1));
+        }
+    }
+    for c in (0..cols - 1).rev() {
+        for r in 0..rows {
+            let i = r * cols + c;
+            dist[i] = dist[i].min(dist[i + 1].saturating_add(1));
+        }
+    }
+    for d in dist.iter_mut() {
+        *d = (*d).min(254);
+    }
+}
 
 /// The scripted player. See the [module documentation](self).
 #[derive(Clone, Debug, Default)]
 pub struct Scripted {
     /// The evaluation's weights.
     pub weights: Weights,
-    odds: OddsCache,
+    odds: OddsStore,
     scratch: Scratch,
-    reach: Reach,
-    /// Distance from each cell to the nearest enemy of the side deciding.
-    dist: Vec<u8>,
-    /// Per cell: how many enemies could reach it next phase.
-    reachable: Vec<u8>,
+    maps: Maps,
+    memory: Memory,
+    tables: Tables,
+    valuer: Valuer,
+    /// Buffers for the group advance.
+    block: Vec<UnitId>,
+    members: Vec<UnitId>,
 }
 
 /// What `scripted` says of itself in listings.
@@ -196,7 +509,7 @@ fn aspect_code(a: Aspect) -> u8 {
     }
 }
 
-fn fighter_key(st: &State, x: &Unit, at: CellPos) -> FighterKey {
+fn fighter_key(st: &State, x: &Unit, terrain: CellTerrain) -> FighterKey {
     let general = st.active_general(x.side).filter(|g| g.unit == x.id).map(|g| {
         let o = st.side(x.side).orders;
         (g.attack, if o.rally { g.rally } else { 0 }, o.reroll)
@@ -205,7 +518,7 @@ fn fighter_key(st: &State, x: &Unit, at: CellPos) -> FighterKey {
         class: x.class,
         specials: x.specials,
         stats: [x.m, x.a, x.d, x.s, x.l, x.retreat_tests, x.sp],
-        terrain: st.board.terrain(at),
+        terrain,
         general,
     }
 }
@@ -239,6 +552,26 @@ fn is_fighting(x: &Unit) -> bool {
     matches!(x.status, Status::Ready | Status::Rampaging)
 }
 
+/// How keen a unit is to close with the enemy: its share of strength left (skirmishers 0.4).
+fn keenness(x: &Unit) -> f64 {
+    if x.is_skirmisher() { 0.4 } else { f64::from(x.sp) / f64::from(x.s.max(1)) }
+}
+
+/// The score of an attack with odds `o` (see the module documentation).
+fn score_attack(o: Odds, asp: Aspect, target_has_general: bool, general_dice: bool) -> f64 {
+    let mut s = 2.0 * o.foe_breaks + o.win - o.lose - 2.0 * o.own_breaks;
+    if asp != Aspect::Front {
+        s += 0.25;
+    }
+    if target_has_general {
+        s += 0.5 * o.foe_breaks;
+    }
+    if general_dice {
+        s -= 0.1;
+    }
+    s
+}
+
 /// The orders the scripted player wants for `side`.
 pub fn wanted_orders(r: &Othw, st: &State, side: Side) -> Orders {
     Orders {
@@ -246,6 +579,264 @@ pub fn wanted_orders(r: &Othw, st: &State, side: Side) -> Orders {
         rally: true,
         follow_up: st.side(side).am > r.data.morale.attrition_from,
         phalanx: true,
+    }
+}
+
+/// What stands on a neighbouring square, as the position value's terms see it (for the unit
+/// being valued, whose own square counts as empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Nothing that counts: a friend not ready, an enemy out of the fight, the river, or the
+    /// board edge with no enemy within four squares.
+    Nothing,
+    /// The board edge, with an enemy within four squares.
+    Edge,
+    /// A ready friend.
+    Friend,
+    /// An enemy in the fight.
+    Enemy,
+    /// An empty square that no enemy, one, or two or more could reach.
+    Open0,
+    Open1,
+    Open2,
+}
+
+/// The kinds of [`Kind`].
+const KINDS: usize = 7;
+
+/// The terms of the position value in an array, by neighbour kind, by the neighbour's
+/// direction (in [`GridFacing::ALL`] order), by facing: what a neighbour of that kind in that
+/// direction adds for a unit facing that way. Subtracting a term is adding its negation, and
+/// adding zero changes nothing (the sum never is −0), so a sum of these is the sum of the
+/// terms that apply, to the last bit.
+type Terms = [[[f64; 4]; 4]; KINDS];
+
+fn terms(w: &Weights) -> Terms {
+    // By where the neighbour is for the unit: in front, on a flank, behind, on a flank.
+    let by_side = |kind: Kind| -> [f64; 4] {
+        match kind {
+            Kind::Nothing => [0.0; 4],
+            Kind::Edge => [0.0, 0.0, -w.edge, 0.0],
+            Kind::Friend => [0.0, w.support, 0.0, w.support],
+            Kind::Enemy => [0.0, -w.flanked, -w.flanked, -w.flanked],
+            Kind::Open0 | Kind::Open1 | Kind::Open2 => {
+                let n = f64::from(kind as u8 - Kind::Open0 as u8);
+                [0.0, -(w.exposed_flank * n), -(w.exposed_rear * n), -(w.exposed_flank * n)]
+            }
+        }
+    };
+    let kinds = [
+        Kind::Nothing,
+        Kind::Edge,
+        Kind::Friend,
+        Kind::Enemy,
+        Kind::Open0,
+        Kind::Open1,
+        Kind::Open2,
+    ];
+    kinds.map(|kind| {
+        let t = by_side(kind);
+        // Seen from facing f, the neighbour in direction k is (k − f) quarter turns round.
+        std::array::from_fn(|k| std::array::from_fn(|f| t[(k + 4 - f) % 4]))
+    })
+}
+
+/// One cell as valued for the current unit: the value for each facing before the adjacent
+/// enemies' attack odds, and those enemies (ready ones, by direction).
+#[derive(Clone, Copy, Debug, Default)]
+struct CellValue {
+    base: [f64; 4],
+    ready: [Option<UnitId>; 4],
+}
+
+/// What the position value needs of a decision: the weights, the maps, the board tables, the
+/// rules and the state.
+struct Cx<'a> {
+    w: &'a Weights,
+    maps: &'a Maps,
+    tables: &'a Tables,
+    r: &'a Othw,
+    st: &'a State,
+}
+
+/// The position values of one unit. Each cell is looked at once, for all four facings at
+/// once; the attack odds of each adjacent enemy are looked up once per aspect.
+#[derive(Clone, Debug, Default)]
+struct Valuer {
+    /// The weights the terms were made from, and the terms.
+    made_from: Option<Weights>,
+    terms: Vec<Terms>,
+    /// The current unit's stamp; a cell belongs to it when its stamp is this.
+    stamp: u32,
+    cells: Vec<(u32, CellValue)>,
+    /// The odds scores met so far for the current unit, by a packed key.
+    scores: Vec<(u32, f64)>,
+    /// The unit, its side, and its approach weight (the weight times its keenness).
+    u: UnitId,
+    side: Option<Side>,
+    approach: f64,
+}
+
+impl Valuer {
+    /// Starts valuing unit `u` (in the decision's state).
+    fn start(&mut self, cx: &Cx, u: UnitId) {
+        if self.made_from.as_ref() != Some(cx.w) {
+            self.terms = vec![terms(cx.w)];
+            self.made_from = Some(cx.w.clone());
+        }
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 || self.cells.len() != cx.tables.nbr.len() {
+            self.cells.clear();
+            self.cells.resize(cx.tables.nbr.len(), (0, CellValue::default()));
+            self.stamp = 1;
+        }
+        self.scores.clear();
+        let x = &cx.st.units[u as usize];
+        self.u = u;
+        self.side = Some(x.side);
+        self.approach = cx.w.approach * keenness(x);
+    }
+
+    /// Cell `i` valued for the current unit (its distance to the enemy is known).
+    fn cell(&mut self, cx: &Cx, i: usize, d: u8) -> CellValue {
+        let (stamp, c) = self.cells[i];
+        if stamp == self.stamp {
+            return c;
+        }
+        let (st, maps, w) = (cx.st, cx.maps, cx.w);
+        let terms = &self.terms[0];
+        let mut base = [0.0 - self.approach * f64::from(d); 4];
+        let mut ready = [None; 4];
+        let mut bonus = [false; 4];
+        for (k, &q) in cx.tables.nbr[i].iter().enumerate() {
+            let kind = if q == NO_CELL {
+                if d <= 4 { Kind::Edge } else { Kind::Nothing }
+            } else {
+                let q = usize::from(q);
+                bonus[k] = maps.dist[q] < d;
+                let v = st.occ[q];
+                if v != EMPTY && v != self.u {
+                    let o = &st.units[v as usize];
+                    if Some(o.side) == self.side {
+                        if o.status == Status::Ready { Kind::Friend } else { Kind::Nothing }
+                    } else if is_fighting(o) {
+                        bonus[k] |= d <= 1;
+                        if o.status == Status::Ready {
+                            ready[k] = Some(v);
+                        }
+                        Kind::Enemy
+                    } else {
+                        Kind::Nothing
+                    }
+                } else if cx.tables.terrain[q] == CellTerrain::River {
+                    Kind::Nothing
+                } else {
+                    match maps.reachable[q] {
+                        0 => Kind::Open0,
+                        1 => Kind::Open1,
+                        _ => Kind::Open2,
+                    }
+                }
+            };
+            let t = &terms[kind as usize][k];
+            for f in 0..4 {
+                base[f] += t[f];
+            }
+        }
+        // Facing the nearest enemy: a neighbour nearer it, or (next to it) an enemy in front.
+        for f in 0..4 {
+            if bonus[f] {
+                base[f] += w.facing;
+            }
+        }
+        let c = CellValue { base, ready };
+        self.cells[i] = (self.stamp, c);
+        c
+    }
+
+    /// A score of the current unit's odds, kept by `key` (`f` computes it).
+    fn score(&mut self, key: u32, f: impl FnOnce() -> f64) -> f64 {
+        if let Some(&(_, s)) = self.scores.iter().find(|e| e.0 == key) {
+            return s;
+        }
+        let s = f();
+        self.scores.push((key, s));
+        s
+    }
+
+    /// The position value of the current unit on cell `i` facing `facing` (the module
+    /// documentation lists the terms). The terms are added in a fixed order (the neighbours
+    /// clockwise from the north, then the facing, then the adjacent enemies' odds), so that
+    /// the same position always has the same value to the last bit.
+    /// Cell `i` for the current unit, or the value 0 everywhere when there is no enemy.
+    #[inline]
+    fn cell_value(&mut self, cx: &Cx, i: usize) -> CellValue {
+        match cx.maps.dist[i] {
+            u8::MAX => CellValue::default(),
+            d => self.cell(cx, i, d),
+        }
+    }
+
+    /// [`Valuer::value`] of cell `i` from its [`Valuer::cell_value`].
+    #[inline]
+    fn value_of(
+        &mut self,
+        cx: &Cx,
+        odds: &mut OddsStore,
+        i: usize,
+        c: CellValue,
+        facing: GridFacing,
+    ) -> f64 {
+        if c.ready == [None; 4] {
+            return c.base[facing as usize];
+        }
+        self.value_at(cx, odds, i, c, facing)
+    }
+
+    #[inline]
+    fn value(&mut self, cx: &Cx, odds: &mut OddsStore, i: usize, facing: GridFacing) -> f64 {
+        let c = self.cell_value(cx, i);
+        self.value_of(cx, odds, i, c, facing)
+    }
+
+    /// [`Valuer::value`] next to a ready enemy: its attack odds and the unit's.
+    #[inline(never)]
+    fn value_at(
+        &mut self,
+        cx: &Cx,
+        odds: &mut OddsStore,
+        i: usize,
+        c: CellValue,
+        facing: GridFacing,
+    ) -> f64 {
+        let fk = facing as usize;
+        let mut s = c.base[fk];
+        let w = cx.w;
+        let here = cx.tables.terrain[i];
+        for (k, f) in GridFacing::ALL.into_iter().enumerate() {
+            let Some(v) = c.ready[k] else { continue };
+            let (st, r, u) = (cx.st, cx.r, self.u);
+            let e = &st.units[v as usize];
+            let there = cx.tables.terrain[usize::from(cx.tables.index(e.pos))];
+            // The enemy turns to face `i` and attacks; seen from `u` it comes from `f`.
+            let asp = aspect(facing, f);
+            let key = u32::from(v) | u32::from(aspect_code(asp)) << 8 | (here as u32) << 12;
+            let their_score = self.score(key, || {
+                let theirs = odds.get(r, st, (v, there), (u, here), asp, false);
+                2.0 * theirs.foe_breaks + theirs.win - theirs.lose
+            });
+            s -= w.danger * their_score.max(0.0);
+            if k == fk {
+                let key = u32::from(v) | (k as u32) << 8 | (here as u32) << 12 | 1 << 16;
+                let my_score = self.score(key, || {
+                    let asp = aspect(e.facing, f.reversed());
+                    let mine = odds.get(r, st, (u, here), (v, there), asp, false);
+                    2.0 * mine.foe_breaks + mine.win - mine.lose
+                });
+                s += w.threat * my_score.max(0.0);
+            }
+        }
+        s
     }
 }
 
@@ -266,28 +857,9 @@ impl Scripted {
         general_dice: bool,
     ) -> Odds {
         let (a, d) = (&st.units[att as usize], &st.units[def as usize]);
-        let (ka, kd) = (fighter_key(st, a, from), fighter_key(st, d, d.pos));
-        self.keyed_odds(r, ka, kd, aspect, general_dice)
-    }
-
-    fn keyed_odds(
-        &mut self,
-        r: &Othw,
-        att: FighterKey,
-        def: FighterKey,
-        aspect: Aspect,
-        general_dice: bool,
-    ) -> Odds {
-        let key = DuelKey { att, def, aspect: aspect_code(aspect), general_dice };
-        *self.odds.entry(key).or_insert_with(|| {
-            let o = r.duel(&fighter(&key.att), &fighter(&key.def), aspect, general_dice);
-            Odds {
-                win: o.attacker.wins.to_f64(),
-                lose: o.defender.wins.to_f64(),
-                foe_breaks: o.defender.breaks.to_f64(),
-                own_breaks: o.attacker.breaks.to_f64(),
-            }
-        })
+        let fa = self.odds.intern(fighter_key(st, a, st.board.terrain(from)));
+        let fd = self.odds.intern(fighter_key(st, d, st.board.terrain(d.pos)));
+        self.odds.pair(r, fa, fd, aspect, general_dice)
     }
 
     /// The score of an attack by `u` from `from` facing `facing` (see the module
@@ -303,98 +875,12 @@ impl Scripted {
         target: UnitId,
         general_dice: bool,
     ) -> f64 {
-        let (x, t) = (&st.units[u as usize], &st.units[target as usize]);
-        if t.side == x.side {
-            // The mahouts' business, not the army's.
-            return f64::NEG_INFINITY;
-        }
-        if t.status == Status::Fleeing {
-            return 3.0;
-        }
-        let asp = aspect(t.facing, facing.reversed());
-        let o = self.odds(r, st, (u, from), target, asp, general_dice);
-        let mut s = 2.0 * o.foe_breaks + o.win - o.lose - 2.0 * o.own_breaks;
-        if asp != Aspect::Front {
-            s += 0.25;
-        }
-        if st.has_general(target) {
-            s += 0.5 * o.foe_breaks;
-        }
-        if general_dice {
-            s -= 0.1;
-        }
-        s
-    }
-
-    /// Fills the per-cell maps for `side`: distance to the nearest enemy, and how many enemies
-    /// could reach each cell next phase.
-    fn maps(&mut self, st: &State, side: Side) {
-        let g = &st.board.grid;
-        let n = g.cells.len();
-        let (cols, rows) = (g.cols as i32, g.rows as i32);
-        self.dist.clear();
-        self.dist.resize(n, u8::MAX);
-        self.reachable.clear();
-        self.reachable.resize(n, 0);
-        let mut any = false;
-        for e in &st.units {
-            if e.side == side || !is_fighting(e) {
-                continue;
-            }
-            any = true;
-            if let Some(i) = st.board.grid.index(e.pos) {
-                self.dist[i] = 0;
-            }
-            if e.status != Status::Ready {
-                continue;
-            }
-            // The cells within its move and a step: a diamond.
-            let reach = i32::from(e.m) + 1;
-            for r in (e.pos.row - reach).max(0)..=(e.pos.row + reach).min(rows - 1) {
-                let span = reach - (r - e.pos.row).abs();
-                let row = (r * cols) as usize;
-                for c in (e.pos.col - span).max(0)..=(e.pos.col + span).min(cols - 1) {
-                    self.reachable[row + c as usize] += 1;
-                }
-            }
-        }
-        if !any {
-            return;
-        }
-        // The distance to the nearest enemy: an exact city-block distance transform in two
-        // passes (from the south-west, then from the north-east).
-        let (cu, ru) = (cols as usize, rows as usize);
-        let dist = &mut self.dist;
-        for r in 0..ru {
-            for c in 0..cu {
-                let i = r * cu + c;
-                let mut d = dist[i];
-                if c > 0 {
-                    d = d.min(dist[i - 1].saturating_add(1));
-                }
-                if r > 0 {
-                    d = d.min(dist[i - cu].saturating_add(1));
-                }
-                dist[i] = d;
-            }
-        }
-        for r in (0..ru).rev() {
-            for c in (0..cu).rev() {
-                let i = r * cu + c;
-                let mut d = dist[i];
-                if c + 1 < cu {
-                    d = d.min(dist[i + 1].saturating_add(1));
-                }
-                if r + 1 < ru {
-                    d = d.min(dist[i + cu].saturating_add(1));
-                }
-                dist[i] = d.min(254);
-            }
-        }
+        self.odds.begin();
+        attack_score(&mut self.odds, r, st, (u, from, facing), target, general_dice)
     }
 
     /// The position value of unit `u` standing at `to` facing `facing` (the module
-    /// documentation lists the terms).
+    /// documentation lists the terms), for its side as the state stands.
     pub fn position_value(
         &mut self,
         r: &Othw,
@@ -403,95 +889,15 @@ impl Scripted {
         to: CellPos,
         facing: GridFacing,
     ) -> f64 {
-        let w = &self.weights;
-        let x = &st.units[u as usize];
-        let g = &st.board.grid;
-        let (cols, rows) = (g.cols as i32, g.rows as i32);
-        let index = |p: CellPos| {
-            (p.col >= 0 && p.row >= 0 && p.col < cols && p.row < rows)
-                .then(|| (p.row * cols + p.col) as usize)
-        };
-        let Some(i) = index(to) else { return f64::NEG_INFINITY };
-        let d = self.dist[i];
-        if d == u8::MAX {
-            return 0.0;
+        let Some(i) = st.board.grid.index(to) else { return f64::NEG_INFINITY };
+        if !self.tables.sync(&st.board) || st.occ.len() != self.tables.nbr.len() {
+            return f64::NEG_INFINITY;
         }
-        let mut s = 0.0;
-        let keen = if x.is_skirmisher() { 0.4 } else { f64::from(x.sp) / f64::from(x.s.max(1)) };
-        s -= w.approach * keen * f64::from(d);
-        // The cell of `u` counts as empty, `to` as its own.
-        let occupant = |qi: usize| {
-            let v = st.occ[qi];
-            (v != EMPTY && v != u).then_some(v)
-        };
-        let mut nearest_dir_ok = false;
-        let mut adjacent_enemies: [Option<(UnitId, GridFacing)>; 4] = [None; 4];
-        for (k, f) in GridFacing::ALL.into_iter().enumerate() {
-            let Some(qi) = index(to.step(f)) else {
-                if f == facing.reversed() && d <= 4 {
-                    s -= w.edge;
-                }
-                continue;
-            };
-            if self.dist[qi] < d && f == facing {
-                nearest_dir_ok = true;
-            }
-            let side_kind = if f == facing {
-                0
-            } else if f == facing.reversed() {
-                2
-            } else {
-                1
-            };
-            match occupant(qi) {
-                Some(v) if st.units[v as usize].side == x.side => {
-                    if side_kind == 1 && st.units[v as usize].status == Status::Ready {
-                        s += w.support;
-                    }
-                }
-                Some(v) => {
-                    if is_fighting(&st.units[v as usize]) {
-                        adjacent_enemies[k] = Some((v, f));
-                        if side_kind != 0 {
-                            s -= w.flanked;
-                        }
-                    }
-                }
-                None => {
-                    if g.cells[qi].terrain == CellTerrain::River {
-                        continue;
-                    }
-                    let n = f64::from(self.reachable[qi].min(2));
-                    match side_kind {
-                        1 => s -= w.exposed_flank * n,
-                        2 => s -= w.exposed_rear * n,
-                        _ => {}
-                    }
-                }
-            }
-        }
-        if nearest_dir_ok || d <= 1 && adjacent_enemies.iter().flatten().any(|&(_, f)| f == facing)
-        {
-            s += w.facing;
-        }
-        for &(v, f) in adjacent_enemies.iter().flatten() {
-            let e = &st.units[v as usize];
-            if e.status != Status::Ready {
-                continue;
-            }
-            // The enemy turns to face `to` and attacks; seen from `u` it comes from `f`.
-            let asp = aspect(facing, f);
-            let theirs =
-                self.keyed_odds(r, fighter_key(st, e, e.pos), fighter_key(st, x, to), asp, false);
-            let their_score = 2.0 * theirs.foe_breaks + theirs.win - theirs.lose;
-            s -= self.weights.danger * their_score.max(0.0);
-            if f == facing {
-                let mine = self.odds(r, st, (u, to), v, aspect(e.facing, f.reversed()), false);
-                let my_score = 2.0 * mine.foe_breaks + mine.win - mine.lose;
-                s += self.weights.threat * my_score.max(0.0);
-            }
-        }
-        s
+        self.maps.fill(st, st.units[u as usize].side);
+        self.odds.begin();
+        let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
+        self.valuer.start(&cx, u);
+        self.valuer.value(&cx, &mut self.odds, i, facing)
     }
 
     /// The best command for `side` now, with its score (`EndPhase` scores 0).
@@ -503,13 +909,23 @@ impl Scripted {
         if st.side(side).orders != wanted && st.side(side).general.is_some() {
             return Some((Command::Orders { orders: wanted }, f64::INFINITY));
         }
-        self.maps(st, side);
+        if !self.tables.sync(&st.board) || st.occ.len() != self.tables.nbr.len() {
+            return Some((Command::EndPhase, 0.0));
+        }
+        self.maps.fill(st, side);
+        self.memory.refresh(r, st, side, self.maps.generation, &self.weights);
+        self.odds.begin();
+        let group = self.group_advance(r, st, side);
         let further_allowed = r.data.rules.sequence.further_moves > 0;
         let mut best: (Command, f64) = (Command::EndPhase, 0.0);
-        // The general's unit's best, kept apart: it acts last.
-        let mut general_best: (Command, f64) = (Command::EndPhase, 0.0);
-        let mut reach = std::mem::take(&mut self.reach);
-        let mut scratch = std::mem::take(&mut self.scratch);
+        let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
+        let mut work =
+            Work { odds: &mut self.odds, valuer: &mut self.valuer, scratch: &mut self.scratch };
+        // The general's unit, kept apart: it acts last.
+        let mut general = None;
+        // Each unit's first best action (attacks before moves: a unit that moves may not
+        // fight) against the best so far: taking each unit's best in unit order and keeping
+        // the first that beats the best so far is taking the first best of all.
         for x in &st.units {
             if x.side != side {
                 continue;
@@ -522,60 +938,42 @@ impl Scripted {
             if moved && (x.flag(flags::FURTHER) || !further_allowed) {
                 continue;
             }
-            let with_general = st.has_general(u);
-            let slot = if with_general { &mut general_best } else { &mut best };
-            r.reach_into(st, u, !moved, &mut scratch, &mut reach);
-            let dice_choice = with_general && st.active_general(side).is_some_and(|g| g.attack > 0);
-            for &(from, facing, target) in &reach.attacks {
-                for gd in [false, true] {
-                    if gd && !dice_choice {
-                        continue;
-                    }
-                    let s = self.attack_score(r, st, u, from, facing, target, gd);
-                    // Attacks come before moves: a unit that moves may not fight.
-                    if s > self.weights.attack_min && s + 1.0 > slot.1 {
-                        *slot =
-                            (Command::Attack { unit: u, from, facing, general_dice: gd }, s + 1.0);
-                    }
-                }
-            }
-            if reach.ends.is_empty() {
+            if st.has_general(u) {
+                general = Some((x, moved));
                 continue;
             }
-            let here = self.position_value(r, st, u, x.pos, x.facing);
-            let min = if moved { self.weights.further_min } else { self.weights.move_min };
-            // Away from the enemy (two squares or more) a square's value is at most its
-            // approach term plus the facing and two supports: skip the ends that cannot win.
-            let keen =
-                if x.is_skirmisher() { 0.4 } else { f64::from(x.sp) / f64::from(x.s.max(1)) };
-            let (w, cols) = (&self.weights, st.board.grid.cols as i32);
-            let ceiling = w.facing + 2.0 * w.support;
-            let approach = w.approach * keen;
-            for &(to, facing) in &reach.ends {
-                let d = self.dist[(to.row * cols + to.col) as usize];
-                if d != u8::MAX
-                    && d >= 2
-                    && ceiling - approach * f64::from(d) - here < min.max(slot.1) - 1e-9
-                {
-                    continue;
-                }
-                let gain = self.position_value(r, st, u, to, facing) - here;
-                if gain > min && gain > slot.1 {
-                    *slot = (Command::Move { unit: u, to, facing }, gain);
-                }
+            let kept = &mut self.memory.kept[u as usize];
+            if !(kept.plan_ok && kept.moved == moved) {
+                kept.plan = plan(&cx, &mut work, kept, x, moved, false);
+                kept.plan_ok = true;
+                kept.moved = moved;
+            }
+            if let Some((c, v)) = &kept.plan
+                && *v > best.1
+            {
+                best = (c.clone(), *v);
             }
         }
-        self.reach = reach;
-        self.scratch = scratch;
-        if let Some(c) = self.group_advance(r, st, side)
+        if let Some(c) = group
             && c.1 > best.1
         {
             best = c;
         }
+        // The general's unit acts when nothing else is worth doing (or the phase is over).
         if (matches!(best.0, Command::EndPhase) || st.phase_over)
-            && !matches!(general_best.0, Command::EndPhase)
+            && let Some((x, moved)) = general
         {
-            return Some(general_best);
+            let kept = &mut self.memory.kept[x.id as usize];
+            if !(kept.plan_ok && kept.moved == moved) {
+                kept.plan = plan(&cx, &mut work, kept, x, moved, true);
+                kept.plan_ok = true;
+                kept.moved = moved;
+            }
+            if let Some((c, v)) = &kept.plan
+                && *v > 0.0
+            {
+                return Some((c.clone(), *v));
+            }
         }
         Some(best)
     }
@@ -594,8 +992,8 @@ impl Scripted {
                 && !x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED)
         };
         let mut seen = [false; 256];
-        let mut block: Vec<UnitId> = Vec::new();
-        let mut members: Vec<UnitId> = Vec::new();
+        let (block, members) = (&mut self.block, &mut self.members);
+        block.clear();
         for x in &st.units {
             if !eligible(x) || seen[x.id as usize] {
                 continue;
@@ -618,7 +1016,7 @@ impl Scripted {
                 k += 1;
             }
             if members.len() > block.len() {
-                std::mem::swap(&mut block, &mut members);
+                std::mem::swap(block, members);
             }
         }
         if block.len() < 2 {
@@ -626,18 +1024,311 @@ impl Scripted {
         }
         let far = block.iter().all(|&u| {
             g.index(st.units[u as usize].pos)
-                .is_some_and(|i| self.dist[i] != u8::MAX && self.dist[i] >= 4)
+                .is_some_and(|i| self.maps.dist[i] != u8::MAX && self.maps.dist[i] >= 4)
         });
         if !far {
             return None;
         }
         block.sort_unstable();
-        if r.group_path_fault(st, &block, forward, 1).is_some() {
+        if r.group_path_fault(st, block, forward, 1).is_some() {
             return None;
         }
         let score = self.weights.approach * block.len() as f64 * 0.8;
-        Some((Command::GroupMove { units: block, facing: forward, steps: 1 }, score))
+        Some((Command::GroupMove { units: block.clone(), facing: forward, steps: 1 }, score))
     }
+}
+
+/// The scripted player's working buffers for one decision.
+struct Work<'a> {
+    odds: &'a mut OddsStore,
+    valuer: &'a mut Valuer,
+    scratch: &'a mut Scratch,
+}
+
+/// The first best action of unit `x` (its attacks, then its moves; see the module
+/// documentation) with its value, or none worth taking: an attack is worth its score plus one
+/// when its score is above [`Weights::attack_min`], a move its gain when that is above the
+/// least gain for a first or further move. Uses the unit's kept search when it stands.
+fn plan(
+    cx: &Cx,
+    work: &mut Work,
+    kept: &mut Kept,
+    x: &Unit,
+    moved: bool,
+    with_general: bool,
+) -> Option<(Command, f64)> {
+    let (r, st, w) = (cx.r, cx.st, cx.w);
+    let mv = &r.data.rules.movement;
+    let u = x.id;
+    let start = usize::from(cx.tables.index(x.pos));
+    let valuer = &mut *work.valuer;
+    valuer.start(cx, u);
+    let here = valuer.value(cx, work.odds, start, x.facing);
+    let min = if moved { w.further_min } else { w.move_min };
+    let approach = valuer.approach;
+    // Away from the enemy (two squares or more) a square's value is at most its approach
+    // term plus the facing and two supports: the ends that cannot win are skipped.
+    let ceiling = w.facing + 2.0 * w.support;
+    // The same bound for every square the unit can reach, when it cannot attack: skip its
+    // search altogether. A move crosses at most this many squares, and the distance to the
+    // enemy changes by at most one a square.
+    let max_steps = (mv.step_cost > 0).then(|| x.m.max(mv.restricted_points) / mv.step_cost);
+    if let Some(steps) = max_steps
+        && approach >= 0.0
+    {
+        let d = cx.maps.dist[start];
+        let lo = d.saturating_sub(steps);
+        if d != u8::MAX
+            && lo >= 2
+            && ceiling - approach * f64::from(lo) - here < min - 1e-9
+            && (moved || !attack_within(st, u, u32::from(steps) + 1))
+        {
+            return None;
+        }
+    }
+    if !kept.reach_ok || kept.with_attacks == moved {
+        r.reach_into(st, u, !moved, work.scratch, &mut kept.reach);
+        kept.reach_ok = true;
+        kept.with_attacks = !moved;
+    }
+    let mut mine: Option<(Command, f64)> = None;
+    let beats = |mine: &Option<(Command, f64)>, v: f64| mine.as_ref().is_none_or(|m| v > m.1);
+    let side = x.side;
+    let dice_choice = with_general && st.active_general(side).is_some_and(|g| g.attack > 0);
+    for &(from, facing, target) in &kept.reach.attacks {
+        for gd in [false, true] {
+            if gd && !dice_choice {
+                continue;
+            }
+            let s = attack_score(work.odds, r, st, (u, from, facing), target, gd);
+            if s > w.attack_min && beats(&mine, s + 1.0) {
+                mine = Some((Command::Attack { unit: u, from, facing, general_dice: gd }, s + 1.0));
+            }
+        }
+    }
+    // The ends come square by square (each square's facings together): a square is bounded
+    // and looked up once. (Once a square cannot win it never can: the best only grows.)
+    let cols = cx.tables.cols;
+    let mut square: Option<(CellPos, Option<CellValue>)> = None;
+    for &(to, facing) in &kept.reach.ends {
+        let i = (to.row * cols + to.col) as usize;
+        let cell = match square {
+            Some((p, c)) if p == to => c,
+            _ => {
+                let d = cx.maps.dist[i];
+                let floor = mine.as_ref().map_or(min, |m| min.max(m.1));
+                let c = if d != u8::MAX
+                    && d >= 2
+                    && ceiling - approach * f64::from(d) - here < floor - 1e-9
+                {
+                    None
+                } else {
+                    Some(valuer.cell_value(cx, i))
+                };
+                square = Some((to, c));
+                c
+            }
+        };
+        let Some(c) = cell else { continue };
+        let gain = valuer.value_of(cx, work.odds, i, c, facing) - here;
+        if gain > min && beats(&mine, gain) {
+            mine = Some((Command::Move { unit: u, to, facing }, gain));
+        }
+    }
+    mine
+}
+
+/// What the scripted player's view of one unit depends on: its square, facing, standing, side
+/// and numbers, packed into words (put together in registers, compared as such).
+type Look = [u64; 3];
+
+fn look(x: &Unit) -> Look {
+    let square = u64::from(x.pos.col as u32) | u64::from(x.pos.row as u32) << 32;
+    let kind = u64::from(x.specials.0)
+        | u64::from(x.facing as u8) << 32
+        | u64::from(x.status as u8) << 40
+        | u64::from(x.side as u8) << 48
+        | u64::from(x.class as u8) << 56;
+    let stats = [x.m, x.a, x.d, x.s, x.l, x.retreat_tests, x.sp]
+        .iter()
+        .enumerate()
+        .fold(0u64, |acc, (k, &v)| acc | u64::from(v) << (8 * k));
+    [square, kind, stats]
+}
+
+/// Each side's general as the odds see him, and the standing orders.
+type Generals = [(Option<(UnitId, u8, u8)>, Orders); 2];
+
+fn generals(st: &State) -> Generals {
+    Side::BOTH
+        .map(|s| (st.active_general(s).map(|g| (g.unit, g.attack, g.rally)), st.side(s).orders))
+}
+
+/// The state as one side's last decision saw it.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    occ: Vec<u8>,
+    looks: Vec<Look>,
+    generals: Option<Generals>,
+    /// The maps' generation (see `Maps::generation`).
+    maps: Option<u64>,
+}
+
+/// One unit's evaluation, kept from one decision to the next while nothing it looks at has
+/// changed.
+#[derive(Clone, Debug, Default)]
+struct Kept {
+    /// The unit's moves and attacks, when `reach_ok`, searched with attacks when
+    /// `with_attacks`.
+    reach: Reach,
+    reach_ok: bool,
+    with_attacks: bool,
+    /// The unit's best action and its value (the first best of its attacks, then its moves),
+    /// or none worth anything, when `plan_ok`; worked out for a unit that had moved when
+    /// `moved`.
+    plan: Option<(Command, f64)>,
+    plan_ok: bool,
+    moved: bool,
+}
+
+/// The scripted player's memory between decisions: each side's last view of the state, and
+/// each unit's kept evaluation.
+///
+/// A unit's evaluation looks only at squares within its move and one more (where it can end,
+/// whom it can attack, and their neighbours), at the per-cell maps, at the generals and at
+/// the weights. Before a decision the state is compared with the side's last view: a unit
+/// changed (moved, turned, hit, broken, gone) marks its old and new squares, a changed cell
+/// marks itself, and every unit within reach of a marked square is worked out again; new
+/// maps, other generals or orders, or new weights redo every unit's plan.
+#[derive(Clone, Debug, Default)]
+struct Memory {
+    board: Option<Arc<Board>>,
+    movement: (u8, u8, u8),
+    weights: Option<Weights>,
+    seen: [Option<Seen>; 2],
+    kept: Vec<Kept>,
+    /// Squares that searches and plans see changed, and that plans alone see changed.
+    marked: Vec<CellPos>,
+    touched: Vec<CellPos>,
+    /// The units that changed.
+    changed: Vec<UnitId>,
+}
+
+/// More marked squares than this and every unit is worked out again.
+const MARKED_MAX: usize = 32;
+
+impl Memory {
+    /// Compares the state with the last view of `side` and forgets what it changed.
+    fn refresh(&mut self, r: &Othw, st: &State, side: Side, maps: u64, w: &Weights) {
+        let mv = &r.data.rules.movement;
+        let movement = (mv.step_cost, mv.turn_cost, mv.restricted_points);
+        let same_board = self.board.as_ref().is_some_and(|b| Arc::ptr_eq(b, &st.board));
+        if !same_board
+            || self.movement != movement
+            || self.weights.as_ref() != Some(w)
+            || self.kept.len() != st.units.len()
+        {
+            self.board = Some(st.board.clone());
+            self.movement = movement;
+            self.weights = Some(w.clone());
+            self.seen = [None, None];
+            // Forget every evaluation, keeping the lists' room.
+            self.kept.resize(st.units.len(), Kept::default());
+            for k in &mut self.kept {
+                (k.reach_ok, k.plan_ok) = (false, false);
+            }
+        }
+        let seen = self.seen[side.index()].get_or_insert_with(Seen::default);
+        let now = generals(st);
+        let plans_stand = seen.maps == Some(maps) && seen.generals == Some(now);
+        seen.maps = Some(maps);
+        seen.generals = Some(now);
+        // Squares whose occupant changed, or where a unit changed what a search sees of it
+        // (its square, side, standing or specials): searches and plans near them are worked
+        // out again. Squares where a unit changed otherwise (its facing or strength): plans
+        // only. A unit that changed at all is worked out again.
+        self.marked.clear();
+        self.touched.clear();
+        self.changed.clear();
+        let mut all = seen.occ.len() != st.occ.len() || seen.looks.len() != st.units.len();
+        if !all {
+            let g = &st.board.grid;
+            for (i, (a, b)) in seen.occ.iter().zip(&st.occ).enumerate() {
+                if a != b {
+                    self.marked.extend(g.pos(i));
+                }
+            }
+            // The facing's bits in a look's second word (a search does not see others' facing).
+            const FACING: u64 = 0xff << 32;
+            for (a, x) in seen.looks.iter().zip(&st.units) {
+                let b = look(x);
+                // Word by word, in registers.
+                let seen_by_search = (a[0] ^ b[0]) | (a[1] ^ b[1]) & !FACING != 0;
+                let any = seen_by_search || (a[1] ^ b[1]) | (a[2] ^ b[2]) != 0;
+                if any {
+                    let was = CellPos::new(a[0] as u32 as i32, (a[0] >> 32) as u32 as i32);
+                    let list = if seen_by_search { &mut self.marked } else { &mut self.touched };
+                    list.push(was);
+                    list.push(x.pos);
+                    self.changed.push(x.id);
+                }
+            }
+            all = self.marked.len() + self.touched.len() > MARKED_MAX;
+        }
+        seen.occ.clone_from(&st.occ);
+        seen.looks.clear();
+        seen.looks.extend(st.units.iter().map(look));
+        for (k, x) in self.kept.iter_mut().zip(&st.units) {
+            if x.side != side {
+                continue;
+            }
+            let reach = u32::from(x.m.max(mv.restricted_points) / mv.step_cost.max(1)) + 1;
+            let near = |list: &[CellPos]| list.iter().any(|p| p.manhattan(x.pos) <= reach);
+            if all || mv.step_cost == 0 || near(&self.marked) || self.changed.contains(&x.id) {
+                k.reach_ok = false;
+                k.plan_ok = false;
+            }
+            if !plans_stand || near(&self.touched) {
+                k.plan_ok = false;
+            }
+        }
+    }
+}
+
+/// The score of an attack by `u` from a square and facing on `target` (see the module
+/// documentation), with the odds of the decision's state.
+fn attack_score(
+    odds: &mut OddsStore,
+    r: &Othw,
+    st: &State,
+    (u, from, facing): (UnitId, CellPos, GridFacing),
+    target: UnitId,
+    general_dice: bool,
+) -> f64 {
+    let (x, t) = (&st.units[u as usize], &st.units[target as usize]);
+    if t.side == x.side {
+        // The mahouts' business, not the army's.
+        return f64::NEG_INFINITY;
+    }
+    if t.status == Status::Fleeing {
+        return 3.0;
+    }
+    let asp = aspect(t.facing, facing.reversed());
+    let (at, dt) = (st.board.terrain(from), st.board.terrain(t.pos));
+    let o = odds.get(r, st, (u, at), (target, dt), asp, general_dice);
+    score_attack(o, asp, st.has_general(target), general_dice)
+}
+
+/// True when some unit that `u` may attack (an enemy on the board, or a friendly rampaging
+/// elephant) stands within `squares` squares of it.
+fn attack_within(st: &State, u: UnitId, squares: u32) -> bool {
+    let x = &st.units[u as usize];
+    st.units.iter().any(|t| {
+        t.id != u
+            && t.on_board()
+            && (t.side != x.side || t.status == Status::Rampaging)
+            && t.pos.manhattan(x.pos) <= squares
+    })
 }
 
 impl Bot<Othw> for Scripted {

@@ -83,7 +83,8 @@ pub fn profile(
 ) -> Profile {
     let t = &data.traits;
     let c = &data.rules.combat;
-    let mut rules = vec!["OTHW-STAT-02", "OTHW-CMB-05"];
+    let mut rules = Vec::with_capacity(8);
+    rules.extend(["OTHW-STAT-02", "OTHW-CMB-05"]);
     // Dice: the roster's A, then replacements (the highest applies).
     let mut dice = me.a;
     let mut repl: Option<u8> = None;

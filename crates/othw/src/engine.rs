@@ -3,7 +3,8 @@
 //!
 //! `execute` works on a scratch copy of the state: every event is applied to the copy as it is
 //! emitted, so later steps of an action see its earlier results, and the events returned are
-//! exactly what turns the real state into the copy.
+//! exactly what turns the real state into the copy. The copy is kept per thread and refreshed
+//! from the state given (see `State::clone_from`), so that an action allocates nothing for it.
 
 use crate::Othw;
 use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile};
@@ -11,6 +12,7 @@ use crate::data::{FateResult, RampageTurn, RetreatStep, Special};
 use crate::state::{
     ActionKind, Command, Event, GoneHow, Placement, State, Status, TestKind, UnitId, apply, flags,
 };
+use std::borrow::Cow;
 use std::sync::Arc;
 use tabletop::dice::{DiceSource, Die, Roll, roll};
 use tabletop::grid::{CellPos, GridFacing};
@@ -28,10 +30,10 @@ pub(crate) enum Cause {
 /// An action's scratch state: the state as it becomes, the events so far and the dice.
 pub(crate) struct Ctx<'a> {
     pub r: &'a Othw,
-    pub st: State,
+    pub st: &'a mut State,
     pub ev: Vec<Event>,
     pub dice: &'a mut dyn DiceSource,
-    drops: Vec<(Side, u8, String, &'static str)>,
+    drops: Vec<(Side, u8, Cow<'static, str>, &'static str)>,
 }
 
 fn rid(s: &'static str) -> RuleId {
@@ -39,12 +41,12 @@ fn rid(s: &'static str) -> RuleId {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(r: &'a Othw, st: State, dice: &'a mut dyn DiceSource) -> Ctx<'a> {
-        Ctx { r, st, ev: Vec::new(), dice, drops: Vec::new() }
+    pub fn new(r: &'a Othw, st: &'a mut State, dice: &'a mut dyn DiceSource) -> Ctx<'a> {
+        Ctx { r, st, ev: Vec::with_capacity(8), dice, drops: Vec::new() }
     }
 
     pub fn emit(&mut self, e: Event) {
-        apply(&mut self.st, &e);
+        apply(self.st, &e);
         self.ev.push(e);
     }
 
@@ -80,7 +82,7 @@ impl<'a> Ctx<'a> {
         self.emit(e);
     }
 
-    fn set_sp(&mut self, u: UnitId, to: u8, why: &str, rule: &'static str) {
+    fn set_sp(&mut self, u: UnitId, to: u8, why: impl Into<Cow<'static, str>>, rule: &'static str) {
         let from = self.st.units[u as usize].sp;
         if from == to {
             return;
@@ -98,7 +100,7 @@ impl<'a> Ctx<'a> {
 
     fn queue_drop(&mut self, side: Side, n: u8, why: String, rule: &'static str) {
         if n > 0 {
-            self.drops.push((side, n, why, rule));
+            self.drops.push((side, n, why.into(), rule));
         }
     }
 
@@ -134,7 +136,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The general of `side` is lost with his unit (OTHW-GEN-10), once.
-    fn general_lost_with(&mut self, u: UnitId, why: &str) {
+    fn general_lost_with(&mut self, u: UnitId, why: &'static str) {
         let side = self.st.units[u as usize].side;
         let Some(g) = self.st.side(side).general.clone() else { return };
         if g.lost || g.unit != u {
@@ -213,7 +215,7 @@ impl<'a> Ctx<'a> {
                         continue;
                     }
                     let nsp = x.sp.saturating_sub(loss);
-                    self.set_sp(i as UnitId, nsp, &format!("army morale {to}"), "OTHW-VIC-06");
+                    self.set_sp(i as UnitId, nsp, format!("army morale {to}"), "OTHW-VIC-06");
                     if nsp == 0 {
                         broken.push(i as UnitId);
                     }
@@ -229,7 +231,13 @@ impl<'a> Ctx<'a> {
     // Breaking, removal, flight
     // ----------------------------------------------------------------------------------------
 
-    fn remove(&mut self, u: UnitId, how: GoneHow, why: &str, rule: &'static str) {
+    fn remove(
+        &mut self,
+        u: UnitId,
+        how: GoneHow,
+        why: impl Into<Cow<'static, str>>,
+        rule: &'static str,
+    ) {
         let e = Event::Status {
             unit: u,
             name: self.name(u),
@@ -243,7 +251,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A fleeing unit caught or blocked by the enemy is slaughtered (OTHW-FLT-05, FLT-07).
-    pub fn slaughter(&mut self, u: UnitId, why: &str, rule: &'static str) {
+    pub fn slaughter(&mut self, u: UnitId, why: String, rule: &'static str) {
         let side = self.st.units[u as usize].side;
         self.remove(u, GoneHow::Slaughtered, why, rule);
         let n = self.r.data.morale.drops.slaughter;
@@ -324,7 +332,7 @@ impl<'a> Ctx<'a> {
             match self.st.at(q) {
                 Some(v) if self.st.units[v as usize].side != x.side => {
                     let why = format!("ran into {}", self.name(v));
-                    self.slaughter(u, &why, "OTHW-FLT-05");
+                    self.slaughter(u, why, "OTHW-FLT-05");
                     return;
                 }
                 Some(_) => {}
@@ -366,7 +374,7 @@ impl<'a> Ctx<'a> {
         let d = self.st.units[def as usize].clone();
         if d.status == Status::Fleeing {
             let why = format!("caught by {}", a.name);
-            self.slaughter(def, &why, "OTHW-FLT-07");
+            self.slaughter(def, why, "OTHW-FLT-07");
             return;
         }
         let asp = aspect(d.facing, a.facing.reversed());
@@ -383,7 +391,8 @@ impl<'a> Ctx<'a> {
         let dr = if strike_back { self.roll_dice(pd.dice, "strike back") } else { Vec::new() };
         let mut hits_on_d = ar.iter().filter(|r| r.value >= pa.need).count() as u8;
         let mut hits_on_a = dr.iter().filter(|r| r.value >= pd.need).count() as u8;
-        let mut rules: Vec<RuleId> = vec![rid("OTHW-CMB-01"), rid("OTHW-CMB-04")];
+        let mut rules: Vec<RuleId> = Vec::with_capacity(8);
+        rules.extend([rid("OTHW-CMB-01"), rid("OTHW-CMB-04")]);
         if !strike_back {
             rules.push(rid("OTHW-CMB-03"));
         }
@@ -479,8 +488,8 @@ impl<'a> Ctx<'a> {
         // Strength points.
         let sp_a = a.sp.saturating_sub(hits_on_a);
         let sp_d = d.sp.saturating_sub(hits_on_d);
-        self.set_sp(att, sp_a, &format!("{hits_on_a} hits"), "OTHW-CMB-09");
-        self.set_sp(def, sp_d, &format!("{hits_on_d} hits"), "OTHW-CMB-09");
+        self.set_sp(att, sp_a, hits_text(hits_on_a), "OTHW-CMB-09");
+        self.set_sp(def, sp_d, hits_text(hits_on_d), "OTHW-CMB-09");
         let (winner, loser) = match hits_on_a.cmp(&hits_on_d) {
             std::cmp::Ordering::Less => (Some(att), Some(def)),
             std::cmp::Ordering::Greater => (Some(def), Some(att)),
@@ -655,7 +664,7 @@ impl<'a> Ctx<'a> {
             if let Some(v) = self.st.at(q) {
                 if self.st.units[v as usize].status == Status::Fleeing {
                     let why = format!("trampled by {}", x.name);
-                    self.slaughter(v, &why, "OTHW-CMB-19");
+                    self.slaughter(v, why, "OTHW-CMB-19");
                 } else {
                     self.fight(u, v, false);
                 }
@@ -678,7 +687,7 @@ impl<'a> Ctx<'a> {
             rule: rid("OTHW-CMB-21"),
         });
         let nsp = x.sp.saturating_sub(hits);
-        self.set_sp(u, nsp, &format!("{hits} hits from its mahouts"), "OTHW-CMB-21");
+        self.set_sp(u, nsp, format!("{hits} hits from its mahouts"), "OTHW-CMB-21");
         if nsp == 0 {
             self.break_unit(u, Cause::Combat);
         }
@@ -735,7 +744,7 @@ impl<'a> Ctx<'a> {
             let adjacent = |q: CellPos| q.manhattan(goal_pos) == 1;
             if catching && adjacent(x.pos) {
                 let why = format!("caught by {}", x.name);
-                self.slaughter(t, &why, "OTHW-FLT-07");
+                self.slaughter(t, why, "OTHW-FLT-07");
             } else if let Some(path) = if catching {
                 self.route(x.pos, adjacent)
             } else {
@@ -763,7 +772,7 @@ impl<'a> Ctx<'a> {
                 self.place(p, at, facing, Placement::Pursuit, rule);
                 if catching && adjacent(at) {
                     let why = format!("caught by {}", x.name);
-                    self.slaughter(t, &why, "OTHW-FLT-07");
+                    self.slaughter(t, why, "OTHW-FLT-07");
                 }
             }
         }
@@ -795,9 +804,12 @@ impl<'a> Ctx<'a> {
 
     /// Step 1 of `side`'s phase: rampages, flight, pursuits (OTHW-SEQ-02).
     fn step1(&mut self, side: Side) {
-        let ids: Vec<UnitId> =
-            self.st.units.iter().filter(|x| x.side == side).map(|x| x.id).collect();
-        for &u in &ids {
+        // The side's units in order (units are never added or removed).
+        let n = self.st.units.len() as UnitId;
+        for u in 0..n {
+            if self.st.units[u as usize].side != side {
+                continue;
+            }
             if self.st.units[u as usize].status == Status::Rampaging {
                 let roll = self.d6("rampage", "OTHW-CMB-20");
                 let turn = self.r.data.rules.rampage.later[(roll.value.clamp(1, 6) - 1) as usize];
@@ -806,15 +818,18 @@ impl<'a> Ctx<'a> {
                 self.settle();
             }
         }
-        for &u in &ids {
+        for u in 0..n {
+            if self.st.units[u as usize].side != side {
+                continue;
+            }
             if self.st.units[u as usize].status == Status::Fleeing {
                 self.flee(u, "OTHW-FLT-03");
                 self.settle();
             }
         }
-        for &u in &ids {
+        for u in 0..n {
             let x = &self.st.units[u as usize];
-            if x.status == Status::Ready && x.pursuing.is_some() {
+            if x.side == side && x.status == Status::Ready && x.pursuing.is_some() {
                 self.pursue(u);
                 self.settle();
             }
@@ -857,7 +872,7 @@ impl<'a> Ctx<'a> {
 
     /// Ends the phasing side's phase and starts the next ones until a side can act or the
     /// battle ends.
-    pub fn end_phase(&mut self, why: &str, rule: &'static str) {
+    pub fn end_phase(&mut self, why: &'static str, rule: &'static str) {
         let side = self.st.phasing;
         self.emit(Event::PhaseEnded { side, why: why.into(), rule: rid(rule) });
         loop {
@@ -891,7 +906,7 @@ impl<'a> Ctx<'a> {
             if self.check_over() {
                 return;
             }
-            if self.r.any_action(&self.st) {
+            if self.r.any_action(self.st) {
                 return;
             }
             self.emit(Event::PhaseEnded {
@@ -907,7 +922,7 @@ impl<'a> Ctx<'a> {
         if self.check_over() {
             return;
         }
-        if !self.r.any_action(&self.st) {
+        if !self.r.any_action(self.st) {
             if self.st.phase_over {
                 self.end_phase("the general's unit has nothing left to do", "OTHW-SEQ-07");
             } else {
@@ -1019,6 +1034,18 @@ impl<'a> Ctx<'a> {
             });
         }
         self.after_action();
+    }
+}
+
+/// "N hits", for the strength lost in a round.
+fn hits_text(n: u8) -> Cow<'static, str> {
+    const TEXT: [&str; 10] = [
+        "0 hits", "1 hits", "2 hits", "3 hits", "4 hits", "5 hits", "6 hits", "7 hits", "8 hits",
+        "9 hits",
+    ];
+    match TEXT.get(usize::from(n)) {
+        Some(t) => Cow::Borrowed(t),
+        None => Cow::Owned(format!("{n} hits")),
     }
 }
 

@@ -4,7 +4,8 @@
 
 use crate::Othw;
 use crate::data::Special;
-use crate::state::{Command, EMPTY, State, Status, UnitId, flags};
+use crate::state::{Board, Command, EMPTY, State, Status, UnitId, flags};
+use std::sync::Arc;
 use tabletop::grid::{CellPos, CellTerrain, GridFacing};
 use tabletop::rules::Side;
 
@@ -16,10 +17,6 @@ pub struct Reach {
     /// Squares and facings from which it may fight the unit in front (standing or charging),
     /// with that unit.
     pub attacks: Vec<(CellPos, GridFacing, UnitId)>,
-}
-
-fn fi(f: GridFacing) -> usize {
-    f as usize
 }
 
 /// True when `mover` may step through `occupant` (OTHW-MOV-05, OTHW-TRT-10): friends only,
@@ -39,13 +36,94 @@ pub fn attackable(st: &State, attacker: UnitId, target: UnitId) -> bool {
     a.side != t.side || t.status == Status::Rampaging
 }
 
+/// The board as flat tables for the searches: each cell's neighbours (by facing, in
+/// [`GridFacing::ALL`] order), its position and its terrain. Rebuilt only when the board
+/// changes: the tables hold the board they were built from, so one shared board is recognised
+/// by its address.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Tables {
+    board: Option<Arc<Board>>,
+    /// Columns of the grid.
+    pub cols: i32,
+    /// Each cell's neighbour in each facing, or [`NO_CELL`] off the board.
+    pub nbr: Vec<[u16; 4]>,
+    /// Each cell's position.
+    pub pos: Vec<CellPos>,
+    /// Each cell's terrain.
+    pub terrain: Vec<CellTerrain>,
+    /// Woods and fords (OTHW-MOV-11).
+    pub restricted: Vec<bool>,
+}
+
+/// No neighbour: the board edge (in [`Tables::nbr`]).
+pub(crate) const NO_CELL: u16 = u16::MAX;
+
+impl Tables {
+    /// Makes the tables describe `board`; false when the grid is malformed.
+    pub fn sync(&mut self, board: &Arc<Board>) -> bool {
+        if let Some(b) = &self.board
+            && (Arc::ptr_eq(b, board) || **b == **board)
+        {
+            // The same board (another game on the same scenario builds an equal one).
+            if !Arc::ptr_eq(b, board) {
+                self.board = Some(board.clone());
+            }
+            return true;
+        }
+        self.board = None;
+        let g = &board.grid;
+        if !g.is_well_formed() || g.cells.len() >= usize::from(NO_CELL) {
+            return false;
+        }
+        let (cols, rows) = (g.cols as i32, g.rows as i32);
+        self.cols = cols;
+        self.nbr.clear();
+        self.pos.clear();
+        for row in 0..rows {
+            for col in 0..cols {
+                let i = (row * cols + col) as u16;
+                let c = cols as u16;
+                self.nbr.push([
+                    if row + 1 < rows { i + c } else { NO_CELL },
+                    if col + 1 < cols { i + 1 } else { NO_CELL },
+                    if row > 0 { i - c } else { NO_CELL },
+                    if col > 0 { i - 1 } else { NO_CELL },
+                ]);
+                self.pos.push(CellPos::new(col, row));
+            }
+        }
+        self.terrain.clear();
+        self.terrain.extend(g.cells.iter().map(|c| c.terrain));
+        self.restricted.clear();
+        self.restricted.extend(
+            self.terrain.iter().map(|t| matches!(t, CellTerrain::Wood | CellTerrain::Ford)),
+        );
+        self.board = Some(board.clone());
+        true
+    }
+
+    /// The index of the cell at `p` (on the board).
+    pub fn index(&self, p: CellPos) -> u16 {
+        (p.row * self.cols + p.col) as u16
+    }
+}
+
+thread_local! {
+    /// Buffers for listing commands, and a list for [`Othw::any_action`].
+    static BUFFERS: std::cell::RefCell<(Scratch, Reach, Vec<Command>)> = Default::default();
+}
+
 /// Reusable buffers for [`Othw::reach_into`], so that listing commands does not allocate per
 /// unit.
 #[derive(Clone, Debug, Default)]
 pub struct Scratch {
-    cost: Vec<u8>,
-    seen: Vec<bool>,
-    queue: Vec<(u16, GridFacing, bool, u8)>,
+    /// Points spent by state, and the ends offered, each marked with the search it belongs
+    /// to (`round` in the high bits), so that nothing needs clearing between searches.
+    cost: Vec<u32>,
+    seen: Vec<u32>,
+    round: u32,
+    queue: Vec<(u16, u8, bool, u8)>,
+    pub(crate) tables: Tables,
 }
 
 impl Othw {
@@ -53,7 +131,11 @@ impl Othw {
     /// whatever its flags (the caller checks those). `want_attacks` also lists attacks.
     pub fn reach(&self, st: &State, u: UnitId, want_attacks: bool) -> Reach {
         let mut out = Reach::default();
-        self.reach_into(st, u, want_attacks, &mut Scratch::default(), &mut out);
+        BUFFERS.with(|b| match b.try_borrow_mut() {
+            Ok(mut b) => self.reach_into(st, u, want_attacks, &mut b.0, &mut out),
+            // Re-entered (not expected): fresh buffers.
+            Err(_) => self.reach_into(st, u, want_attacks, &mut Scratch::default(), &mut out),
+        });
         out
     }
 
@@ -66,149 +148,211 @@ impl Othw {
         scratch: &mut Scratch,
         out: &mut Reach,
     ) {
+        self.search(st, u, want_attacks, false, scratch, out);
+    }
+
+    /// The search behind [`Othw::reach_into`]: over (square, facing, restricted terrain
+    /// touched) by points spent, in breadth-first order, so that the lists come out in the
+    /// same order however they are used. `first` stops at the first end or attack found.
+    fn search(
+        &self,
+        st: &State,
+        u: UnitId,
+        want_attacks: bool,
+        first: bool,
+        scratch: &mut Scratch,
+        out: &mut Reach,
+    ) {
         out.ends.clear();
         out.attacks.clear();
         let Some(unit) = st.unit(u) else { return };
-        let board = &st.board;
-        let g = &board.grid;
-        if !g.is_well_formed() || st.occ.len() != g.cells.len() {
+        let Scratch { cost, seen, round, queue, tables } = scratch;
+        if !tables.sync(&st.board) || st.occ.len() != tables.nbr.len() {
             return;
         }
-        let Some(start) = g.index(unit.pos) else { return };
-        let (cols, rows) = (g.cols as i32, g.rows as i32);
+        let Some(start) = st.board.grid.index(unit.pos) else { return };
+        let (nbr, terrain, pos) = (&tables.nbr[..], &tables.terrain[..], &tables.pos[..]);
+        let occ = &st.occ[..];
         let mv = &self.data.rules.movement;
         let exempt = unit.has(Special::LooseOrder) || unit.is_skirmisher();
+        let restricted = |i: usize| !exempt && tables.restricted[i];
         let turn_cost = if unit.has(Special::FreeFacing) { 0 } else { mv.turn_cost };
-        let budget = |touched: bool| if touched { mv.restricted_points } else { unit.m };
-        let cells = g.cells.len();
-        let Scratch { cost, seen, queue } = scratch;
-        // cost[(cell * 4 + facing) * 2 + touched]
-        cost.clear();
-        cost.resize(cells * 8, u8::MAX);
-        seen.clear();
-        seen.resize(cells * 4, false);
+        let (m, rp, step) = (unit.m, mv.restricted_points, mv.step_cost);
+        let budget = |touched: bool| if touched { rp } else { m };
+        // What the unit may do with the occupant of a square: step through it (a friend,
+        // when one of the two is a skirmisher: OTHW-MOV-05, TRT-10), or attack it (an enemy
+        // on the board, or a friendly rampaging elephant: OTHW-CMB-21).
+        let (side, skirmisher) = (unit.side, unit.is_skirmisher());
+        let passable = |v: u8| {
+            v == EMPTY || v == u || {
+                let o = &st.units[v as usize];
+                o.side == side && (skirmisher || o.is_skirmisher())
+            }
+        };
+        let target = |v: u8| {
+            v != EMPTY && v != u && {
+                let o = &st.units[v as usize];
+                o.on_board() && (o.side != side || o.status == Status::Rampaging)
+            }
+        };
+        let start_facing = unit.facing as u8;
+        let cells = nbr.len();
+        // cost[(cell * 4 + facing) * 2 + touched] and seen[cell * 4 + facing], marked with
+        // this search's round.
+        *round = round.wrapping_add(1) & 0xff_ffff;
+        if *round == 0 || cost.len() != cells * 8 {
+            cost.clear();
+            cost.resize(cells * 8, 0);
+            seen.clear();
+            seen.resize(cells * 4, 0);
+            *round = 1;
+        }
+        let mark = *round << 8;
+        let get = |cost: &[u32], k: usize| {
+            let e = cost[k];
+            if e & !0xff == mark { e as u8 } else { u8::MAX }
+        };
         queue.clear();
-        let restricted = |i: usize| {
-            !exempt && matches!(g.cells[i].terrain, CellTerrain::Wood | CellTerrain::Ford)
-        };
-        let neighbour = |i: usize, f: GridFacing| -> Option<usize> {
-            let (dc, dr) = f.delta();
-            let (c, r) = ((i as i32 % cols) + dc, (i as i32 / cols) + dr);
-            (c >= 0 && r >= 0 && c < cols && r < rows).then(|| (r * cols + c) as usize)
-        };
         let start_touched = restricted(start);
         if turn_cost == 0 {
             // Free turns: the facing never limits where the unit can go, so search squares
             // only and offer every facing at each square reached.
             let best = cost;
-            best[start * 2 + usize::from(start_touched)] = 0;
-            queue.push((start as u16, unit.facing, start_touched, 0));
+            best[start * 2 + usize::from(start_touched)] = mark;
+            queue.push((start as u16, start_facing, start_touched, 0));
             let mut head = 0;
             while head < queue.len() {
                 let (i, _, t, c) = queue[head];
                 head += 1;
-                let i = i as usize;
-                if best[i * 2 + usize::from(t)] < c {
+                let i = usize::from(i);
+                if get(best, i * 2 + usize::from(t)) < c {
                     continue;
                 }
-                let occupant = st.occ[i];
+                let occupant = occ[i];
                 let free_here = occupant == EMPTY || occupant == u;
-                let p = CellPos::new(i as i32 % cols, i as i32 / cols);
-                for f in GridFacing::ALL {
-                    let k = i * 4 + fi(f);
-                    if free_here && (i != start || f != unit.facing) && !seen[k] {
-                        seen[k] = true;
-                        out.ends.push((p, f));
+                let p = pos[i];
+                let around = nbr[i];
+                if free_here {
+                    // Every facing not offered yet (seen[i * 4] holds them as bits).
+                    let e = seen[i * 4];
+                    let had = if e & !0xff == mark { e & 0xf } else { 0 };
+                    let mut new = 0xf & !had;
+                    if i == start {
+                        new &= !(1 << start_facing);
                     }
-                    let Some(q) = neighbour(i, f) else { continue };
-                    let v = st.occ[q];
-                    if want_attacks && free_here && v != EMPTY && attackable(st, u, v) {
-                        let t2 = t || restricted(q);
-                        let standing = i == start && c == 0;
-                        if (standing || c + mv.step_cost <= budget(t2))
-                            && !out.attacks.iter().any(|&(a, b, _)| a == p && b == f)
-                        {
-                            out.attacks.push((p, f, v));
+                    if new != 0 {
+                        seen[i * 4] = mark | had | new;
+                        if new == 0xf {
+                            out.ends.extend_from_slice(&GridFacing::ALL.map(|f| (p, f)));
+                        } else {
+                            for (f, facing) in GridFacing::ALL.into_iter().enumerate() {
+                                if new & 1 << f != 0 {
+                                    out.ends.push((p, facing));
+                                }
+                            }
+                        }
+                        if first {
+                            return;
                         }
                     }
-                    if g.cells[q].terrain == CellTerrain::River
-                        || (v != EMPTY && v != u && !can_pass(st, u, v))
-                    {
+                }
+                for (f, facing) in GridFacing::ALL.into_iter().enumerate() {
+                    let q = around[f];
+                    if q == NO_CELL {
+                        continue;
+                    }
+                    let q = usize::from(q);
+                    let v = occ[q];
+                    if want_attacks && free_here && target(v) {
+                        let t2 = t || restricted(q);
+                        let standing = i == start && c == 0;
+                        if (standing || c + step <= budget(t2))
+                            && !out.attacks.iter().any(|&(a, b, _)| a == p && b == facing)
+                        {
+                            out.attacks.push((p, facing, v));
+                            if first {
+                                return;
+                            }
+                        }
+                    }
+                    if terrain[q] == CellTerrain::River || !passable(v) {
                         continue;
                     }
                     let nt = t || restricted(q);
-                    let nc = c + mv.step_cost;
-                    if nc <= budget(nt) && best[q * 2 + usize::from(nt)] > nc {
-                        best[q * 2 + usize::from(nt)] = nc;
-                        queue.push((q as u16, f, nt, nc));
+                    let nc = c + step;
+                    if nc <= budget(nt) && get(best, q * 2 + usize::from(nt)) > nc {
+                        best[q * 2 + usize::from(nt)] = mark | u32::from(nc);
+                        queue.push((q as u16, f as u8, nt, nc));
                     }
                 }
             }
             return;
         }
-        cost[(start * 4 + fi(unit.facing)) * 2 + usize::from(start_touched)] = 0;
-        queue.push((start as u16, unit.facing, start_touched, 0));
+        cost[(start * 4 + usize::from(start_facing)) * 2 + usize::from(start_touched)] = mark;
+        queue.push((start as u16, start_facing, start_touched, 0));
         let mut head = 0;
         while head < queue.len() {
             let (i, f, t, c) = queue[head];
             head += 1;
-            let i = i as usize;
-            let k = (i * 4 + fi(f)) * 2 + usize::from(t);
-            if cost[k] < c {
+            let (i, f) = (usize::from(i), usize::from(f));
+            let k = (i * 4 + f) * 2 + usize::from(t);
+            if get(cost, k) < c {
                 continue;
             }
-            let occupant = st.occ[i];
+            let occupant = occ[i];
             let free_here = occupant == EMPTY || occupant == u;
-            let p = CellPos::new(i as i32 % cols, i as i32 / cols);
-            if free_here && (i != start || f != unit.facing) && !seen[k / 2] {
-                seen[k / 2] = true;
-                out.ends.push((p, f));
+            let facing = GridFacing::ALL[f];
+            if free_here && (i != start || f as u8 != start_facing) && seen[k / 2] != mark {
+                seen[k / 2] = mark;
+                out.ends.push((pos[i], facing));
+                if first {
+                    return;
+                }
             }
-            let ahead = neighbour(i, f);
+            let ahead = nbr[i][f];
             // Attacks from here.
-            if want_attacks
-                && free_here
-                && let Some(q) = ahead
-                && st.occ[q] != EMPTY
-                && attackable(st, u, st.occ[q])
-            {
+            if want_attacks && free_here && ahead != NO_CELL && target(occ[usize::from(ahead)]) {
+                let q = usize::from(ahead);
                 let t2 = t || restricted(q);
                 let standing = i == start && c == 0;
-                if (standing || c + mv.step_cost <= budget(t2))
-                    && !out.attacks.iter().any(|&(a, b, _)| a == p && b == f)
+                let p = pos[i];
+                if (standing || c + step <= budget(t2))
+                    && !out.attacks.iter().any(|&(a, b, _)| a == p && b == facing)
                 {
-                    out.attacks.push((p, f, st.occ[q]));
+                    out.attacks.push((p, facing, occ[q]));
+                    if first {
+                        return;
+                    }
                 }
             }
             // Turns.
             let nc = c + turn_cost;
             if nc <= budget(t) {
-                for nf in GridFacing::ALL {
-                    let nk = (i * 4 + fi(nf)) * 2 + usize::from(t);
-                    if nf != f && cost[nk] > nc {
-                        cost[nk] = nc;
-                        queue.push((i as u16, nf, t, nc));
+                for nf in 0..4 {
+                    let nk = (i * 4 + nf) * 2 + usize::from(t);
+                    if nf != f && get(cost, nk) > nc {
+                        cost[nk] = mark | u32::from(nc);
+                        queue.push((i as u16, nf as u8, t, nc));
                     }
                 }
             }
             // A step forward.
-            let Some(q) = ahead else { continue };
-            if g.cells[q].terrain == CellTerrain::River {
+            if ahead == NO_CELL {
                 continue;
             }
-            let v = st.occ[q];
-            if v != EMPTY && v != u && !can_pass(st, u, v) {
+            let q = usize::from(ahead);
+            if terrain[q] == CellTerrain::River || !passable(occ[q]) {
                 continue;
             }
             let nt = t || restricted(q);
-            let nc = c + mv.step_cost;
+            let nc = c + step;
             if nc > budget(nt) {
                 continue;
             }
-            let nk = (q * 4 + fi(f)) * 2 + usize::from(nt);
-            if cost[nk] > nc {
-                cost[nk] = nc;
-                queue.push((q as u16, f, nt, nc));
+            let nk = (q * 4 + f) * 2 + usize::from(nt);
+            if get(cost, nk) > nc {
+                cost[nk] = mark | u32::from(nc);
+                queue.push((q as u16, f as u8, nt, nc));
             }
         }
     }
@@ -434,18 +578,27 @@ impl Othw {
 
     /// True when the phasing side has some action left besides ending the phase.
     pub fn any_action(&self, st: &State) -> bool {
-        let mut out = Vec::new();
-        self.actions(st, st.phasing, &mut out, true);
-        !out.is_empty()
+        BUFFERS.with(|b| match b.try_borrow_mut() {
+            Ok(mut b) => {
+                let (scratch, reach, out) = &mut *b;
+                out.clear();
+                self.actions_with(st, st.phasing, out, true, scratch, reach);
+                !out.is_empty()
+            }
+            // Re-entered (not expected): fresh buffers.
+            Err(_) => {
+                let mut out = Vec::new();
+                let (mut scratch, mut reach) = (Scratch::default(), Reach::default());
+                self.actions_with(st, st.phasing, &mut out, true, &mut scratch, &mut reach);
+                !out.is_empty()
+            }
+        })
     }
 
     fn actions(&self, st: &State, side: Side, out: &mut Vec<Command>, first_only: bool) {
-        thread_local! {
-            static BUFFERS: std::cell::RefCell<(Scratch, Reach)> = Default::default();
-        }
         BUFFERS.with(|b| match b.try_borrow_mut() {
             Ok(mut b) => {
-                let (scratch, reach) = &mut *b;
+                let (scratch, reach, _) = &mut *b;
                 self.actions_with(st, side, out, first_only, scratch, reach);
             }
             // Re-entered (not expected): fresh buffers.
@@ -488,7 +641,8 @@ impl Othw {
             if moved && (x.flag(flags::FURTHER) || !further_allowed) {
                 continue;
             }
-            self.reach_into(st, u, !moved, scratch, reach);
+            // Listing only the first action, the search stops at the first it finds.
+            self.search(st, u, !moved, first_only, scratch, reach);
             for &(to, facing) in &reach.ends {
                 out.push(Command::Move { unit: u, to, facing });
                 if first_only {

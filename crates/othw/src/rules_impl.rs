@@ -286,9 +286,28 @@ impl RuleSet for Othw {
         command: &Command,
         dice: &mut dyn DiceSource,
     ) -> Result<Vec<Event>, Refusal> {
-        let mut cx = Ctx::new(self, state.clone(), dice);
-        cx.command(state.phasing, command);
-        Ok(cx.ev)
+        thread_local! {
+            /// The scratch copy of the state that actions work on.
+            static SCRATCH: std::cell::RefCell<Option<State>> = const { std::cell::RefCell::new(None) };
+        }
+        let run = |st: &mut State, dice: &mut dyn DiceSource| {
+            let mut cx = Ctx::new(self, st, dice);
+            cx.command(state.phasing, command);
+            cx.ev
+        };
+        let events = SCRATCH.with(|s| match s.try_borrow_mut() {
+            Ok(mut s) => match &mut *s {
+                Some(st) => {
+                    st.clone_from(state);
+                    debug_assert!(st == state, "the scratch copy is the state");
+                    run(st, dice)
+                }
+                None => run(s.insert(state.clone()), dice),
+            },
+            // Re-entered (not expected): a fresh copy.
+            Err(_) => run(&mut state.clone(), dice),
+        });
+        Ok(events)
     }
 
     fn apply(&self, state: &mut State, event: &Event) {

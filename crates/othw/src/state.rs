@@ -6,6 +6,7 @@
 
 use crate::data::{Class, FateResult, RampageTurn, Specials};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::sync::Arc;
 use tabletop::dice::Roll;
 use tabletop::grid::{CellPos, CellTerrain, Grid, GridFacing};
@@ -118,7 +119,7 @@ pub mod flags {
 }
 
 /// A unit on (or once on) the board.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct Unit {
     /// Its ID.
     pub id: UnitId,
@@ -203,7 +204,7 @@ impl Default for Orders {
 }
 
 /// A side's general.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct General {
     /// His name.
     pub name: Arc<str>,
@@ -224,7 +225,7 @@ pub struct General {
 }
 
 /// One side.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct SideState {
     /// The army's name.
     pub name: Arc<str>,
@@ -241,7 +242,7 @@ pub struct SideState {
 }
 
 /// The whole game.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub struct State {
     /// The board (shared: it never changes).
     pub board: Arc<Board>,
@@ -294,6 +295,133 @@ impl State {
     /// True when `u`'s side has an active general with `u`.
     pub fn has_general(&self, u: UnitId) -> bool {
         self.unit(u).and_then(|x| self.active_general(x.side)).is_some_and(|g| g.unit == u)
+    }
+}
+
+// Cloning. `execute` works on a copy of the state, refreshed from the state it is given with
+// `clone_from`: these impls copy the plain fields and clone a name (a reference-counted
+// string) only when it is not already the same string, so that refreshing a copy of the same
+// game costs no reference counting.
+
+/// Clones `src` into `dst` unless both are the same shared string.
+fn clone_name(dst: &mut Arc<str>, src: &Arc<str>) {
+    if !Arc::ptr_eq(dst, src) {
+        *dst = src.clone();
+    }
+}
+
+impl Clone for Unit {
+    fn clone(&self) -> Unit {
+        Unit { name: self.name.clone(), type_name: self.type_name.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, src: &Unit) {
+        let Unit {
+            id,
+            side,
+            name,
+            type_name,
+            class,
+            m,
+            a,
+            d,
+            s,
+            l,
+            specials,
+            retreat_tests,
+            pos,
+            facing,
+            sp,
+            status,
+            gone,
+            pursuing,
+            flags,
+        } = src;
+        clone_name(&mut self.name, name);
+        clone_name(&mut self.type_name, type_name);
+        (self.id, self.side, self.class, self.m, self.a, self.d, self.s, self.l) =
+            (*id, *side, *class, *m, *a, *d, *s, *l);
+        (self.specials, self.retreat_tests, self.pos, self.facing, self.sp) =
+            (*specials, *retreat_tests, *pos, *facing, *sp);
+        (self.status, self.gone, self.pursuing, self.flags) = (*status, *gone, *pursuing, *flags);
+    }
+}
+
+impl Clone for General {
+    fn clone(&self) -> General {
+        General { name: self.name.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, src: &General) {
+        let General {
+            name,
+            attack,
+            rally,
+            fate_modifier,
+            ignore_attack_risk,
+            unit,
+            lost,
+            absent_through,
+        } = src;
+        clone_name(&mut self.name, name);
+        (self.attack, self.rally, self.fate_modifier, self.ignore_attack_risk) =
+            (*attack, *rally, *fate_modifier, *ignore_attack_risk);
+        (self.unit, self.lost, self.absent_through) = (*unit, *lost, *absent_through);
+    }
+}
+
+impl Clone for SideState {
+    fn clone(&self) -> SideState {
+        SideState { name: self.name.clone(), general: self.general.clone(), ..*self }
+    }
+
+    fn clone_from(&mut self, src: &SideState) {
+        let SideState { name, edge, am, am_start, general, orders } = src;
+        clone_name(&mut self.name, name);
+        (self.edge, self.am, self.am_start, self.orders) = (*edge, *am, *am_start, *orders);
+        match (&mut self.general, general) {
+            (Some(a), Some(b)) => a.clone_from(b),
+            (a, b) => *a = b.clone(),
+        }
+    }
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            board: self.board.clone(),
+            units: self.units.clone(),
+            occ: self.occ.clone(),
+            sides: self.sides.clone(),
+            outcome: self.outcome.clone(),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, src: &State) {
+        let State {
+            board,
+            units,
+            occ,
+            sides,
+            turn,
+            turns,
+            first,
+            phasing,
+            phase_no,
+            phase_over,
+            outcome,
+        } = src;
+        if !Arc::ptr_eq(&self.board, board) {
+            self.board = board.clone();
+        }
+        self.units.clone_from(units);
+        self.occ.clone_from(occ);
+        self.sides[0].clone_from(&sides[0]);
+        self.sides[1].clone_from(&sides[1]);
+        (self.turn, self.turns, self.first, self.phasing) = (*turn, *turns, *first, *phasing);
+        (self.phase_no, self.phase_over) = (*phase_no, *phase_over);
+        self.outcome.clone_from(outcome);
     }
 }
 
@@ -461,8 +589,8 @@ pub enum Event {
     PhaseOver {
         /// The side.
         side: Side,
-        /// Why.
-        why: String,
+        /// Why (a fixed phrase, or one made for the occasion).
+        why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
     },
@@ -470,8 +598,8 @@ pub enum Event {
     PhaseEnded {
         /// The side.
         side: Side,
-        /// Why.
-        why: String,
+        /// Why (a fixed phrase, or one made for the occasion).
+        why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
     },
@@ -520,8 +648,8 @@ pub enum Event {
     GeneralLost {
         /// The side.
         side: Side,
-        /// Why.
-        why: String,
+        /// Why (a fixed phrase, or one made for the occasion).
+        why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
     },
@@ -597,8 +725,8 @@ pub enum Event {
         from: u8,
         /// After.
         to: u8,
-        /// Why.
-        why: String,
+        /// Why (a fixed phrase, or one made for the occasion).
+        why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
     },
@@ -625,8 +753,8 @@ pub enum Event {
         status: Status,
         /// How it left the board, when gone.
         gone: Option<GoneHow>,
-        /// Why.
-        why: String,
+        /// Why (a fixed phrase, or one made for the occasion).
+        why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
     },
@@ -663,8 +791,8 @@ pub enum Event {
         from: u8,
         /// After.
         to: u8,
-        /// Why.
-        why: String,
+        /// Why (a fixed phrase, or one made for the occasion).
+        why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
     },
