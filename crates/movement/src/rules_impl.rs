@@ -1143,6 +1143,7 @@ impl RuleSet for Movement {
                     format!("{} · {} stands", u.pose.formation, u.stands.len())
                 };
                 Piece {
+                    id: Some(u.id.to_string()),
                     outline: outline(&u.pose, u.stands.len(), u.stand_size),
                     stands: u.rects(),
                     side: Some(u.side),

@@ -213,6 +213,7 @@ pub fn scene(st: &State, _viewer: Viewer) -> Scene {
             _ => "",
         };
         scene.pieces.push(Piece {
+            id: Some(u.id.to_string()),
             outline,
             stands: Vec::new(),
             side: Some(u.side),

@@ -205,7 +205,28 @@ version: number, } | { "type": "candidates", } | { "type": "scene",
 /**
  * Also draw it as SVG.
  */
-svg?: boolean, } | { "type": "sync", };
+svg?: boolean, } | { "type": "sync", } | { "type": "controls", } | { "type": "measure", 
+/**
+ * The state version the drag is made against.
+ */
+version: number, 
+/**
+ * The unit's ID.
+ */
+unit: string, 
+/**
+ * Where its centre would stand, in inches.
+ */
+x: number, 
+/**
+ * Where its centre would stand, in inches.
+ */
+y: number, 
+/**
+ * The facing it would end with, as a bearing in degrees (0 north, 90 east); none keeps
+ * its facing.
+ */
+bearing?: number, } | { "type": "roster", };
 
 /**
  * Who must decide what now.
@@ -270,6 +291,260 @@ rules: Array<string>, };
  * What a connection's error was about.
  */
 export type ErrorCode = "bad_message" | "hello_first" | "already_joined" | "bad_token" | "full" | "stale" | "spectator" | "not_your_turn" | "game_over" | "cannot_undo" | "too_long" | "bot" | "storage" | "internal";
+
+/**
+ * What choosing an [`Action`] does.
+ */
+export type Effect = { "kind": "send", 
+/**
+ * The command.
+ */
+command: unknown, } | { "kind": "draft", 
+/**
+ * Where in the draft, as a JSON pointer (`/plan/moves`).
+ */
+at: string, 
+/**
+ * The field that identifies an array's entry (`unit`).
+ */
+key?: string, 
+/**
+ * The part.
+ */
+value: unknown, };
+
+/**
+ * An entry of a menu: a legal command, or a part of the command being drafted.
+ */
+export type Action = { 
+/**
+ * What the entry says ("Charge the Gallic warband", "End the phase").
+ */
+label: string, 
+/**
+ * The rule IDs it applies.
+ */
+rules: Array<string>, 
+/**
+ * What choosing it does.
+ */
+effect: Effect, };
+
+/**
+ * A command being drafted over several choices, sent whole.
+ */
+export type Draft = { 
+/**
+ * The command as it stands before any choice (every unit left to its orders, say).
+ */
+command: unknown, 
+/**
+ * The label of the button that sends it ("Send the written orders").
+ */
+label: string, 
+/**
+ * The rules that govern it.
+ */
+rules: Array<string>, };
+
+/**
+ * A square a unit may be dragged to on a grid.
+ */
+export type SquareTarget = { 
+/**
+ * The column (0 is the west edge).
+ */
+col: number, 
+/**
+ * The row (0 is the south edge).
+ */
+row: number, 
+/**
+ * What dropping the unit there does.
+ */
+action: Action, };
+
+/**
+ * How a unit may be dragged on the table.
+ */
+export type Drag = { "kind": "none" } | { "kind": "free" } | { "kind": "squares", 
+/**
+ * The squares it may end on, each with what ending there does.
+ */
+targets: Array<SquareTarget>, };
+
+/**
+ * One unit the side may command now.
+ */
+export type UnitControl = { 
+/**
+ * The unit's ID (its piece in the scene has the same [`crate::render::Piece::id`]).
+ */
+unit: string, 
+/**
+ * Its name.
+ */
+label: string, 
+/**
+ * Its move allowance now, in the rule set's measure (inches, or squares on a grid).
+ */
+allowance?: number, 
+/**
+ * The allowance and what sets it, in words (`12" (light horse, MOV-RATE-01)`).
+ */
+allowance_text: string, 
+/**
+ * How it may be dragged.
+ */
+drag: Drag, 
+/**
+ * Its menu: everything else it may do now.
+ */
+actions: Array<Action>, };
+
+/**
+ * What the client may offer one side now.
+ */
+export type Controls = { 
+/**
+ * What the side is deciding, in words.
+ */
+prompt: string, 
+/**
+ * The units it may command.
+ */
+units: Array<UnitControl>, 
+/**
+ * Actions that belong to no one unit (end the phase, a general's reroll, a signal).
+ */
+actions: Array<Action>, 
+/**
+ * The command being drafted, where the rule set takes one for many units.
+ */
+draft?: Draft, };
+
+/**
+ * The measurement of a move dragged to a point: how far, what it costs, how much of it the
+ * allowance covers, and what dropping there would do (or the rule that forbids it).
+ */
+export type Measurement = { 
+/**
+ * The unit.
+ */
+unit: string, 
+/**
+ * The path measured, from where the unit stands (the point the rule set measures from) to
+ * the drop point.
+ */
+path: Array<{ x: number, y: number }>, 
+/**
+ * The path's length, in inches.
+ */
+length: number, 
+/**
+ * The allowance the path uses, terrain and turns counted.
+ */
+cost: number, 
+/**
+ * The unit's allowance.
+ */
+allowance: number, 
+/**
+ * How far along the path the allowance lasts, in inches (the path's length if it covers
+ * all of it): the client draws the path green up to here and red beyond.
+ */
+within: number, 
+/**
+ * What the measurement counted, each naming its rule (`wood: 3" at double cost [MOV-TERR-02]`).
+ */
+notes: Array<string>, 
+/**
+ * What dropping the unit here does, if the rules allow it.
+ */
+action?: Action, 
+/**
+ * Why the rules do not allow it: the rule's ID.
+ */
+rule?: string, 
+/**
+ * Why the rules do not allow it, in words.
+ */
+reason?: string, };
+
+/**
+ * A line of a side's roster sheet.
+ */
+export type RosterRow = { 
+/**
+ * The side (`red` or `blue`).
+ */
+side: string, 
+/**
+ * The unit's ID.
+ */
+unit: string, 
+/**
+ * Its name.
+ */
+label: string, 
+/**
+ * Its troop type or profile.
+ */
+kind: string, 
+/**
+ * Its strength now, in the rule set's measure (figures, strength points).
+ */
+strength: string, 
+/**
+ * Losses so far (casualties, hits).
+ */
+losses: string, 
+/**
+ * Its state (formed, shaken, routing, fled, its orders where the viewer may see them).
+ */
+state: string, };
+
+/**
+ * One step of a finished game's replay (`GET /api/games/{id}/replay?step=N`): the table and
+ * the log after the first `step` commands, as the umpire sees them.
+ */
+export type ReplayFrame = { 
+/**
+ * Commands applied (0: the table as set up).
+ */
+step: number, 
+/**
+ * Commands in the whole game.
+ */
+steps: number, 
+/**
+ * Who gave the command of this step (`red`, `blue`, `umpire`); none at step 0.
+ */
+actor: string | null, 
+/**
+ * The command of this step, in the rule set's JSON form.
+ */
+command: JsonValue | null, 
+/**
+ * The scene (the `tabletop` render model's JSON).
+ */
+scene: JsonValue, 
+/**
+ * The scene drawn as SVG.
+ */
+svg: string, 
+/**
+ * The game turn, where the rule set has turns.
+ */
+turn: number | null, 
+/**
+ * The whole log up to this step.
+ */
+lines: Array<LogEntry>, 
+/**
+ * The result, at the last step.
+ */
+outcome: OutcomeInfo | null, };
 
 /**
  * A message from the server on the game connection.
@@ -348,7 +623,31 @@ version: number,
 /**
  * The commands, in the rule set's JSON form.
  */
-commands: Array<JsonValue>, } | { "type": "scene", 
+commands: Array<JsonValue>, } | { "type": "controls", 
+/**
+ * The state version they are for.
+ */
+version: number, 
+/**
+ * The units, their allowances, drags and menus, and the other actions.
+ */
+controls: Controls, } | { "type": "measured", 
+/**
+ * The state version it is for.
+ */
+version: number, 
+/**
+ * The measurement.
+ */
+measurement: Measurement | null, } | { "type": "roster", 
+/**
+ * The state version.
+ */
+version: number, 
+/**
+ * One row a unit, the viewer's own side in full, the other as far as it may see.
+ */
+rows: Array<RosterRow>, } | { "type": "scene", 
 /**
  * The state version.
  */

@@ -21,8 +21,9 @@ use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
 use std::sync::Arc;
+use tabletop::controls::{Controls, MeasureRequest};
 use tabletop::host::{BotSpec, HostedBot, HostedGame, HostedRuleSet, Registry};
-use tabletop::{Actor, Record, SeededDice, Side, Viewer};
+use tabletop::{Actor, Facing, Point, Record, SeededDice, Side, Viewer};
 use tokio::sync::{Semaphore, mpsc, oneshot};
 
 /// What every actor shares: the rule sets, the store, the limits, the bots' thread slots.
@@ -252,6 +253,11 @@ impl GameActor {
                         let text = self.state_text(role, 0);
                         self.send_text(conn, text);
                     }
+                    ClientMessage::Controls {} => self.controls(conn, role),
+                    ClientMessage::Measure { version, unit, x, y, bearing } => {
+                        self.measure(conn, role, version, unit, Point::new(x, y), bearing)
+                    }
+                    ClientMessage::Roster {} => self.roster(conn, role),
                 }
             }
         }
@@ -611,6 +617,67 @@ impl GameActor {
         };
         let version = self.game.command_count() as u64;
         self.reply(conn, ServerMessage::Candidates { version, commands });
+    }
+
+    fn controls(&mut self, conn: ConnId, role: Role) {
+        let Some(side) = role.side() else {
+            return self.error(conn, ErrorCode::Spectator, "a spectator commands nothing");
+        };
+        let pending = self.game.pending();
+        let controls = if pending.sides().contains(&side) && !self.finished {
+            match guard(|| self.game.controls(side)) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("game {}: the controls {e}", self.id);
+                    return self.error(conn, ErrorCode::Internal, "the menus could not be made");
+                }
+            }
+        } else {
+            Controls { prompt: describe_pending(&pending), ..Controls::default() }
+        };
+        let version = self.game.command_count() as u64;
+        self.reply(conn, ServerMessage::Controls { version, controls });
+    }
+
+    fn measure(
+        &mut self,
+        conn: ConnId,
+        role: Role,
+        version: u64,
+        unit: String,
+        to: Point,
+        bearing: Option<f64>,
+    ) {
+        let side = match self.may_command(role, version) {
+            Ok(side) => side,
+            Err((code, message)) => return self.error(conn, code, message),
+        };
+        if !(to.x.is_finite() && to.y.is_finite() && bearing.is_none_or(f64::is_finite)) {
+            return self.error(conn, ErrorCode::BadMessage, "a measure needs finite numbers");
+        }
+        let request =
+            MeasureRequest { unit, to, facing: bearing.map(Facing::from_bearing_degrees) };
+        let measurement = match guard(|| self.game.measure(side, &request)) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("game {}: a measurement {e}", self.id);
+                None
+            }
+        };
+        self.reply(conn, ServerMessage::Measured { version, measurement });
+    }
+
+    fn roster(&mut self, conn: ConnId, role: Role) {
+        let viewer = Self::viewer(role);
+        let rows = match guard(|| self.game.roster(viewer)) {
+            Ok(rows) => rows,
+            Err(e) => {
+                eprintln!("game {}: the roster {e}", self.id);
+                return self.error(conn, ErrorCode::Internal, "the roster could not be made");
+            }
+        };
+        let version = self.game.command_count() as u64;
+        self.reply(conn, ServerMessage::Roster { version, rows });
     }
 
     fn scene(&mut self, conn: ConnId, role: Role, svg: bool) {

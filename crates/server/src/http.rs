@@ -9,6 +9,7 @@
 //! | `POST /api/games` | create a game ([`CreateGame`] → [`Created`]) |
 //! | `GET /api/games/{id}` | what anyone may know of a game ([`GameInfo`]) |
 //! | `GET /api/games/{id}/record` | a finished game's record (refused while it is played) |
+//! | `GET /api/games/{id}/replay?step=N` | a finished game's table and log after N commands ([`ReplayFrame`]) |
 //! | `GET /api/games/{id}/ws` | the game connection (WebSocket, see [`crate::protocol`]) |
 //! | `POST /api/referee/{id}` | a referee question (the rule set's JSON) and its answer |
 
@@ -16,12 +17,13 @@ use crate::App;
 use crate::games::{Rejection, reject};
 use crate::guard::guard;
 use crate::protocol::{
-    ApiError, BotEntry, CreateGame, Created, GameInfo, PlayerInfo, RuleSetEntry, ScenarioEntry,
+    ApiError, BotEntry, CreateGame, Created, GameInfo, LogEntry, OutcomeInfo, PlayerInfo,
+    ReplayFrame, RuleSetEntry, ScenarioEntry,
 };
 use crate::store::StoredPlayer;
 use crate::token;
 use axum::extract::rejection::JsonRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -39,6 +41,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(info))
         .route("/api/games/{id}/record", get(record))
+        .route("/api/games/{id}/replay", get(replay))
         .route("/api/games/{id}/ws", get(crate::ws::upgrade))
         .route("/api/referee/{ruleset}", post(referee))
         .fallback(static_file)
@@ -176,6 +179,77 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
             "the battle is not over: its record stays secret until it ends",
         )),
         Err(r) => error(r),
+    }
+}
+
+/// Which step of a replay to show.
+#[derive(serde::Deserialize)]
+struct StepQuery {
+    #[serde(default)]
+    step: u64,
+}
+
+/// One step of a finished game's replay, as the umpire sees it: the record's first `step`
+/// commands played again (each checked against its recorded state hash).
+async fn replay(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    query: Result<Query<StepQuery>, axum::extract::rejection::QueryRejection>,
+) -> Response {
+    let Ok(Query(StepQuery { step })) = query else {
+        return error(reject(StatusCode::BAD_REQUEST, "step must be a whole number"));
+    };
+    let g = match load(&app, &id).await {
+        Ok(g) if g.finished_ms.is_some() => g,
+        Ok(_) => {
+            return error(reject(
+                StatusCode::CONFLICT,
+                "the battle is not over: it can be replayed once it ends",
+            ));
+        }
+        Err(r) => return error(r),
+    };
+    let steps = g.record.commands.len() as u64;
+    if step > steps {
+        return error(reject(
+            StatusCode::NOT_FOUND,
+            format!("the game has {steps} commands: there is no step {step}"),
+        ));
+    }
+    let Some(rules) = app.registry().get(&g.record.ruleset) else {
+        return error(reject(
+            StatusCode::NOT_FOUND,
+            format!("this server does not play '{}'", g.record.ruleset),
+        ));
+    };
+    let mut record = g.record;
+    let done = record.commands.get(step.saturating_sub(1) as usize).filter(|_| step > 0).cloned();
+    record.commands.truncate(step as usize);
+    let built = tokio::task::spawn_blocking(move || {
+        guard(|| {
+            let game = rules.replay(&record).map_err(|e| e.to_string())?;
+            let scene = game.scene(tabletop::Viewer::Umpire);
+            Ok::<_, String>(ReplayFrame {
+                step,
+                steps,
+                actor: done.as_ref().map(|c| match c.actor {
+                    tabletop::Actor::Side(side) => side.to_string(),
+                    tabletop::Actor::Umpire => "umpire".to_string(),
+                }),
+                command: done.map(|c| c.command),
+                svg: tabletop::render::to_svg(&scene),
+                scene: serde_json::to_value(&scene).unwrap_or_default(),
+                turn: game.turn(),
+                lines: game.log().iter().map(LogEntry::from).collect(),
+                outcome: game.outcome().map(OutcomeInfo::from),
+            })
+        })
+    })
+    .await;
+    match built {
+        Ok(Ok(Ok(frame))) => Json(frame).into_response(),
+        Ok(Ok(Err(e))) => error(reject(StatusCode::INTERNAL_SERVER_ERROR, e)),
+        _ => error(reject(StatusCode::INTERNAL_SERVER_ERROR, "the replay failed")),
     }
 }
 

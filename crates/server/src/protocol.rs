@@ -14,6 +14,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use tabletop::controls::{
+    Action, Controls, Draft, Drag, Effect, Measurement, RosterRow, SquareTarget, UnitControl,
+};
 use tabletop::rules::{LogLine, Outcome, Pending, Refusal, Side};
 use ts_rs::TS;
 
@@ -246,6 +249,27 @@ pub enum ClientMessage {
     },
     /// Ask for the full state again (after a gap, or to reset the log).
     Sync {},
+    /// Ask what this side may do now: its units with their allowances, drags and menus.
+    Controls {},
+    /// Measure a move of one of this side's units dragged to a point (answered by
+    /// [`ServerMessage::Measured`]; send the next only when it has come, or the latest).
+    Measure {
+        /// The state version the drag is made against.
+        version: u64,
+        /// The unit's ID.
+        unit: String,
+        /// Where its centre would stand, in inches.
+        x: f64,
+        /// Where its centre would stand, in inches.
+        y: f64,
+        /// The facing it would end with, as a bearing in degrees (0 north, 90 east); none keeps
+        /// its facing.
+        #[serde(default)]
+        #[ts(optional)]
+        bearing: Option<f64>,
+    },
+    /// Ask for the roster sheet as this role may see it.
+    Roster {},
 }
 
 /// Who must decide what now.
@@ -414,6 +438,27 @@ pub enum ServerMessage {
         /// The commands, in the rule set's JSON form.
         commands: Vec<Value>,
     },
+    /// What this side may do now.
+    Controls {
+        /// The state version they are for.
+        version: u64,
+        /// The units, their allowances, drags and menus, and the other actions.
+        controls: Controls,
+    },
+    /// The measurement of a dragged move; none if the unit cannot be dragged freely now.
+    Measured {
+        /// The state version it is for.
+        version: u64,
+        /// The measurement.
+        measurement: Option<Measurement>,
+    },
+    /// The roster sheet.
+    Roster {
+        /// The state version.
+        version: u64,
+        /// One row a unit, the viewer's own side in full, the other as far as it may see.
+        rows: Vec<RosterRow>,
+    },
     /// The table as this role may see it.
     Scene {
         /// The state version.
@@ -439,6 +484,30 @@ impl ServerMessage {
             reason: refusal.reason.clone(),
         }
     }
+}
+
+/// One step of a finished game's replay (`GET /api/games/{id}/replay?step=N`): the table and
+/// the log after the first `step` commands, as the umpire sees them.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct ReplayFrame {
+    /// Commands applied (0: the table as set up).
+    pub step: u64,
+    /// Commands in the whole game.
+    pub steps: u64,
+    /// Who gave the command of this step (`red`, `blue`, `umpire`); none at step 0.
+    pub actor: Option<String>,
+    /// The command of this step, in the rule set's JSON form.
+    pub command: Option<Value>,
+    /// The scene (the `tabletop` render model's JSON).
+    pub scene: Value,
+    /// The scene drawn as SVG.
+    pub svg: String,
+    /// The game turn, where the rule set has turns.
+    pub turn: Option<u32>,
+    /// The whole log up to this step.
+    pub lines: Vec<LogEntry>,
+    /// The result, at the last step.
+    pub outcome: Option<OutcomeInfo>,
 }
 
 /// The TypeScript definitions of the protocol, as written to `client/protocol.d.ts`.
@@ -480,6 +549,16 @@ pub fn typescript() -> String {
         OutcomeInfo,
         LogEntry,
         ErrorCode,
+        Effect,
+        Action,
+        Draft,
+        SquareTarget,
+        Drag,
+        UnitControl,
+        Controls,
+        Measurement,
+        RosterRow,
+        ReplayFrame,
         ServerMessage,
     );
     let trimmed = out.trim_end().len();

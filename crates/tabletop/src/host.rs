@@ -6,6 +6,7 @@
 //! knows no bot; the `bots` crate registers its rule-set-independent ones (`random`, `mcts`)
 //! for any rule set, and a rule-set crate registers its scripted bot the same way.
 
+use crate::controls::{Controls, MeasureRequest, Measurement, RosterRow};
 use crate::diagnostics::{Diagnostics, Source};
 use crate::dice::SeededDice;
 use crate::game::{Game, Record, RecordedCommand, ReplayError};
@@ -195,6 +196,12 @@ pub trait HostedGame: Send {
     fn rolled_dice(&self, index: usize) -> Option<bool>;
     /// The table as `viewer` may see it.
     fn scene(&self, viewer: Viewer) -> Scene;
+    /// What a client may offer `side` now (see [`crate::controls`]).
+    fn controls(&self, side: Side) -> Controls;
+    /// Measures a move of `side`'s unit dragged to a point.
+    fn measure(&self, side: Side, request: &MeasureRequest) -> Option<Measurement>;
+    /// The roster sheet as `viewer` may see it.
+    fn roster(&self, viewer: Viewer) -> Vec<RosterRow>;
     /// Candidate commands for `side`, as JSON.
     fn candidates(&self, side: Side, rng: &mut SeededDice) -> Vec<serde_json::Value>;
     /// A copy of the game.
@@ -328,6 +335,15 @@ impl<R: RuleSet> HostedGame for Game<R> {
     }
     fn scene(&self, viewer: Viewer) -> Scene {
         self.rules().scene(self.state(), viewer)
+    }
+    fn controls(&self, side: Side) -> Controls {
+        self.rules().controls(self.state(), side)
+    }
+    fn measure(&self, side: Side, request: &MeasureRequest) -> Option<Measurement> {
+        self.rules().measure(self.state(), side, request)
+    }
+    fn roster(&self, viewer: Viewer) -> Vec<RosterRow> {
+        self.rules().roster(self.state(), viewer)
     }
     fn candidates(&self, side: Side, rng: &mut SeededDice) -> Vec<serde_json::Value> {
         self.rules()

@@ -28,6 +28,9 @@ use svg::node::element::{
 /// A piece on the table: a unit's outline, its stands, its side and its label.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Piece {
+    /// The unit's ID, for clients that let a player pick it (none for markers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
     /// The unit's outline (drawn with its facing marked on the front edge).
     pub outline: Rect,
     /// The stands inside it, if they are drawn separately.
@@ -1185,6 +1188,7 @@ mod tests {
             Table { width: 12.0, height: 8.0, areas: vec![], lines: vec![], slope_band: 1.0 },
         );
         s.pieces.push(Piece {
+            id: None,
             outline: Rect::new(Point::new(6.0, 4.0), Facing::NORTH, 4.0, 1.0),
             stands: vec![],
             side: Some(Side::Red),

@@ -6,6 +6,7 @@
 //! events; only `apply` changes the state, one event at a time. A refused command therefore
 //! never changes anything.
 
+use crate::controls::{Action, Controls, MeasureRequest, Measurement, RosterRow};
 use crate::diagnostics::{Diagnostics, Source};
 use crate::dice::{DiceSource, SeededDice};
 use crate::render::Scene;
@@ -164,6 +165,18 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// What is being decided, in words (empty once the battle is over).
+    pub fn what(&self) -> &str {
+        match self {
+            Pending::Side { what, .. }
+            | Pending::Both { what, .. }
+            | Pending::Timed { what, .. } => what,
+            Pending::Over => "",
+        }
+    }
+}
+
+impl Pending {
     /// The sides that may send a command now.
     pub fn sides(&self) -> Vec<Side> {
         match self {
@@ -304,6 +317,41 @@ pub trait RuleSet: Send + Sync + 'static {
     /// method) lets a bot fall back on the summary's strength, or on 0.5.
     fn evaluate(&self, _state: &Self::State, _side: Side) -> Option<f64> {
         None
+    }
+
+    /// What a player's client may offer `side` now: its units with their allowances, drags and
+    /// menus, and the actions of no one unit (see [`crate::controls`]). Every action must pass
+    /// `check` when sent (a draft once complete). The provided method offers each of
+    /// [`RuleSet::legal_commands`] as an action labelled by its JSON, or nothing where the
+    /// choices are continuous; rule sets give their players better.
+    fn controls(&self, state: &Self::State, side: Side) -> Controls {
+        let mut controls =
+            Controls { prompt: self.pending(state).what().to_string(), ..Controls::default() };
+        for command in self.legal_commands(state, side).unwrap_or_default() {
+            if let Ok(json) = serde_json::to_value(&command) {
+                controls.actions.push(Action::send(json.to_string(), &[], json));
+            }
+        }
+        controls
+    }
+
+    /// Measures a move of `side`'s unit dragged to a point: its path, its cost with terrain
+    /// counted, how far the allowance lasts, and what dropping it there does or the rule that
+    /// forbids it. `None` (the provided method) where units are not dragged freely, or the
+    /// unit is not one `side` may move now.
+    fn measure(
+        &self,
+        _state: &Self::State,
+        _side: Side,
+        _request: &MeasureRequest,
+    ) -> Option<Measurement> {
+        None
+    }
+
+    /// The roster sheet as `viewer` may see it: every unit of its own side in full, the other
+    /// side's only as far as the rules let it see. The provided method has none.
+    fn roster(&self, _state: &Self::State, _viewer: Viewer) -> Vec<RosterRow> {
+        Vec::new()
     }
 }
 

@@ -93,7 +93,7 @@ fn example() -> Scene {
                 Rect::new(outline.centre + facing.right() * off, facing, 1.5, 1.5)
             })
             .collect();
-        Piece { outline, stands, side, label: label.into(), detail: detail.into() }
+        Piece { id: None, outline, stands, side, label: label.into(), detail: detail.into() }
     };
     s.pieces.push(unit(12.0, 8.0, Facing::NORTH, Some(Side::Red), "Velites", "16 figs"));
     s.pieces.push(unit(
@@ -107,6 +107,7 @@ fn example() -> Scene {
     s.pieces.push(unit(20.0, 26.0, Facing::SOUTH, Some(Side::Blue), "Elephants", ""));
     s.pieces.push(unit(36.0, 20.5, Facing::WEST, Some(Side::Blue), "Numidians", "24 figs"));
     s.pieces.push(Piece {
+        id: None,
         outline: Rect::new(Point::new(44.0, 32.0), Facing::NORTH, 1.0, 1.0),
         stands: vec![],
         side: None,
@@ -183,6 +184,7 @@ fn grid_scene_draws_cells() {
     cells[23] = Some("lava".to_string());
     scene.grid = Some(GridLayer { cols: 6, rows: 4, cell: 2.0, cells, coordinates: true });
     scene.pieces.push(Piece {
+        id: None,
         outline: Rect::new(Point::new(3.0, 3.0), Facing::EAST, 1.6, 1.6),
         stands: vec![],
         side: Some(Side::Blue),

@@ -588,6 +588,7 @@ pub fn scene(data: &Data, st: &State, viewer: Viewer) -> Scene {
             ""
         };
         scene.pieces.push(Piece {
+            id: Some(u.id.to_string()),
             outline: u.block.footprint(data, u.troop, u.at, u.facing),
             stands: Vec::new(),
             side: Some(u.side),
@@ -612,6 +613,7 @@ pub fn scene(data: &Data, st: &State, viewer: Viewer) -> Scene {
     for g in st.generals.iter().filter(|g| !g.risk.fallen(data)) {
         let r = tabletop::geometry::Rect::new(g.at, g.facing, 1.0, 1.0);
         scene.pieces.push(Piece {
+            id: Some(format!("general-{}", g.side)),
             outline: r,
             stands: Vec::new(),
             side: Some(g.side),
