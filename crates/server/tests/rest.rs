@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use serde_json::{Value, json};
-use server::protocol::{ApiError, GameInfo, PlayerInfo, RuleSetEntry, ServerMessage};
+use server::protocol::{ApiError, GameInfo, PlayerInfo, ReplayFrame, RuleSetEntry, ServerMessage};
 use std::time::{Duration, Instant};
 use tabletop::{Record, Source};
 
@@ -160,6 +160,7 @@ async fn a_finished_game_can_be_watched_and_its_record_downloaded() {
     let (status, text) = http(addr, "GET", &format!("/api/games/{}/record", game.id), None).await;
     assert_eq!(status, 200);
     let record: Record = serde_json::from_str(&text).unwrap();
+    check_replay_frames(addr, &game.id, &record).await;
     assert_eq!(record.scenario_name, "scenarios/othw/open_field.toml");
     let replayed = registry().get("othw").unwrap().replay(&record).expect("the record replays");
     assert!(replayed.outcome().is_some(), "the battle is over");
@@ -172,6 +173,56 @@ async fn a_finished_game_can_be_watched_and_its_record_downloaded() {
     assert_eq!(watcher.log.len(), replayed.log().len());
     watcher.send(&server::protocol::ClientMessage::Sync {}).await;
     assert!(matches!(watcher.recv().await, ServerMessage::State { .. }));
+    server.shutdown().await;
+}
+
+/// The replay viewer's frames: step 0 is the table as set up, each step names its command, the
+/// last has the outcome and the whole log; steps beyond the end and nonsense are refused.
+async fn check_replay_frames(addr: std::net::SocketAddr, id: &str, record: &Record) {
+    let frame = |step: String| async move {
+        let (status, text) =
+            http(addr, "GET", &format!("/api/games/{id}/replay?step={step}"), None).await;
+        (status, text)
+    };
+    let steps = record.commands.len() as u64;
+    let (status, text) = frame("0".into()).await;
+    assert_eq!(status, 200, "{text}");
+    let first: ReplayFrame = serde_json::from_str(&text).unwrap();
+    assert_eq!((first.step, first.steps), (0, steps));
+    assert!(first.actor.is_none() && first.command.is_none() && first.outcome.is_none());
+    assert!(first.svg.starts_with("<svg"), "an SVG drawing");
+    assert!(first.scene["pieces"].as_array().is_some_and(|p| !p.is_empty()));
+
+    let (status, text) = frame("1".into()).await;
+    assert_eq!(status, 200);
+    let one: ReplayFrame = serde_json::from_str(&text).unwrap();
+    assert_eq!(one.command.as_ref(), Some(&record.commands[0].command));
+    assert!(one.actor.is_some());
+
+    let (status, text) = frame(steps.to_string()).await;
+    assert_eq!(status, 200);
+    let last: ReplayFrame = serde_json::from_str(&text).unwrap();
+    assert!(last.outcome.is_some(), "the last step shows who won");
+    let whole = registry().get("othw").unwrap().replay(record).unwrap();
+    assert_eq!(last.lines.len(), whole.log().len());
+    assert!(last.lines.len() > one.lines.len());
+
+    assert_eq!(frame((steps + 1).to_string()).await.0, 404);
+    assert_eq!(frame("-1".into()).await.0, 400);
+    assert_eq!(frame("two".into()).await.0, 400);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unfinished_game_cannot_be_replayed() {
+    let server = start(&sqlite_file("replay_early")).await;
+    let addr = server.local_addr();
+    let game = create_ready(addr, "othw/open_field", "human", "human").await;
+    let (status, text) =
+        http(addr, "GET", &format!("/api/games/{}/replay?step=0", game.id), None).await;
+    assert_eq!(status, 409, "{text}");
+    assert!(api_error(&text).error.contains("not over"));
+    let none = "0123456789abcdef0123456789abcdef";
+    assert_eq!(http(addr, "GET", &format!("/api/games/{none}/replay"), None).await.0, 404);
     server.shutdown().await;
 }
 
