@@ -12,6 +12,7 @@
 
 pub mod bot;
 pub mod combat;
+pub mod controls;
 pub mod data;
 pub mod duel;
 pub mod engine;

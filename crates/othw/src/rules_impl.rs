@@ -9,6 +9,7 @@ use crate::state::{
 };
 use crate::view::View;
 use std::sync::Arc;
+use tabletop::controls::{Controls, RosterRow};
 use tabletop::diagnostics::{Diagnostics, Source};
 use tabletop::dice::{DiceSource, Die, SeededDice, roll};
 use tabletop::render::Scene;
@@ -328,6 +329,14 @@ impl RuleSet for Othw {
 
     fn candidates(&self, state: &State, side: Side, _rng: &mut SeededDice) -> Vec<Command> {
         self.legal(state, side)
+    }
+
+    fn controls(&self, state: &State, side: Side) -> Controls {
+        crate::controls::controls(self, state, side)
+    }
+
+    fn roster(&self, state: &State, _viewer: Viewer) -> Vec<RosterRow> {
+        crate::controls::roster(state)
     }
 
     fn scene(&self, state: &State, viewer: Viewer) -> Scene {

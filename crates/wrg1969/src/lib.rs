@@ -19,6 +19,7 @@ pub mod casualty;
 pub mod championship;
 pub mod combat;
 pub mod contact;
+pub mod controls;
 pub mod data;
 pub mod fire;
 pub mod fire_phase;

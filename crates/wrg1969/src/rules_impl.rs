@@ -565,6 +565,23 @@ impl RuleSet for Wrg1969 {
         let total = f64::from(s[0]) + f64::from(s[1]);
         (total > 0.0).then(|| f64::from(s[side.index()]) / total)
     }
+
+    fn controls(&self, st: &State, side: Side) -> tabletop::controls::Controls {
+        crate::controls::controls(self, st, side)
+    }
+
+    fn measure(
+        &self,
+        st: &State,
+        side: Side,
+        request: &tabletop::controls::MeasureRequest,
+    ) -> Option<tabletop::controls::Measurement> {
+        crate::controls::measure(self, st, side, request)
+    }
+
+    fn roster(&self, st: &State, viewer: Viewer) -> Vec<tabletop::controls::RosterRow> {
+        crate::controls::roster(self, st, viewer)
+    }
 }
 
 /// The table for `viewer`: every unit on it with its figures and state, the Generals, and the
