@@ -361,6 +361,13 @@ struct Node<C> {
 }
 
 impl<C> Node<C> {
+    /// Adds an unvisited edge for `command` of `who`, known by `key`; returns its index.
+    fn add_edge(&mut self, key: u64, command: C, who: Side) -> usize {
+        self.edges.push(Edge { command, side: who, visits: 0, avail: 0, total: 0.0, child: None });
+        self.keys.insert(key, self.edges.len() - 1);
+        self.edges.len() - 1
+    }
+
     fn new() -> Self {
         Node {
             edges: Vec::new(),
@@ -739,16 +746,7 @@ impl<R: RuleSet> Mcts<R> {
             if node.keys.contains_key(&k) || rules.check(state, actor, &command).is_err() {
                 continue;
             }
-            node.edges.push(Edge {
-                command,
-                side: who,
-                visits: 0,
-                avail: 0,
-                total: 0.0,
-                child: None,
-            });
-            node.keys.insert(k, node.edges.len() - 1);
-            out.push(node.edges.len() - 1);
+            out.push(node.add_edge(k, command, who));
             mine += 1;
         }
         out
@@ -761,18 +759,7 @@ impl<R: RuleSet> Mcts<R> {
             let k = key(who, &command);
             let i = match node.keys.get(&k) {
                 Some(&i) => i,
-                None => {
-                    node.edges.push(Edge {
-                        command,
-                        side: who,
-                        visits: 0,
-                        avail: 0,
-                        total: 0.0,
-                        child: None,
-                    });
-                    node.keys.insert(k, node.edges.len() - 1);
-                    node.edges.len() - 1
-                }
+                None => node.add_edge(k, command, who),
             };
             if !out.contains(&i) {
                 out.push(i);
