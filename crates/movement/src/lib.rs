@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+mod controls;
 pub mod data;
 pub mod depth;
 pub mod engine;

@@ -12,6 +12,7 @@ use crate::state::{
 };
 use serde::Serialize;
 use std::sync::Arc;
+use tabletop::controls::{Controls, MeasureRequest, Measurement, RosterRow};
 use tabletop::diagnostics::{Diagnostics, Source};
 use tabletop::dice::{DiceSource, Die, SeededDice, roll};
 use tabletop::geometry::{Pivot, Vec2};
@@ -1108,6 +1109,18 @@ impl RuleSet for Movement {
 
     fn turn(&self, state: &State) -> Option<u32> {
         Some(state.turn)
+    }
+
+    fn controls(&self, state: &State, side: Side) -> Controls {
+        self.client_controls(state, side)
+    }
+
+    fn measure(&self, state: &State, side: Side, request: &MeasureRequest) -> Option<Measurement> {
+        self.client_measure(state, side, request)
+    }
+
+    fn roster(&self, state: &State, viewer: Viewer) -> Vec<RosterRow> {
+        self.client_roster(state, viewer)
     }
 
     fn scene(&self, state: &State, viewer: Viewer) -> Scene {

@@ -137,25 +137,27 @@ async fn a_measurement_is_made_against_the_current_version() {
     // A unit of the side's own, dragged a little: measured, and the action it offers is
     // accepted by the server.
     let mine = controls(me).await;
-    let free = mine.units.iter().find(|u| u.drag == Drag::Free);
-    if let Some(unit) = free {
-        let rows = roster(me).await;
-        assert!(rows.iter().any(|r| r.unit == unit.unit), "the roster lists {}", unit.unit);
-        let scene = scene_piece(me, &unit.unit).await;
-        let (x, y) = (scene.0, scene.1 + 1.0);
-        let m: Measurement = match measure(me, &unit.unit, x, y).await {
-            ServerMessage::Measured { measurement: Some(m), .. } => m,
-            other => panic!("expected a measurement of {}, got {other:?}", unit.unit),
-        };
-        assert!(m.length > 0.0 && m.within <= m.length + 1e-9, "{m:?}");
-        if let Some(Action { effect: Effect::Send { command }, .. }) = &m.action {
-            let before = me.version;
-            match me.command(command.clone()).await {
-                ServerMessage::State { version, .. } => assert_eq!(version, before + 1),
-                other => panic!("the measured move was refused: {other:?}"),
-            }
-        }
+    let unit = mine.units.iter().find(|u| u.drag == Drag::Free).expect("a unit to drag");
+    let rows = roster(me).await;
+    assert!(rows.iter().any(|r| r.unit == unit.unit), "the roster lists {}", unit.unit);
+    let scene = scene_piece(me, &unit.unit).await;
+    let (x, y) = (scene.0, scene.1 + 1.0);
+    let m: Measurement = match measure(me, &unit.unit, x, y).await {
+        ServerMessage::Measured { measurement: Some(m), .. } => m,
+        other => panic!("expected a measurement of {}, got {other:?}", unit.unit),
+    };
+    assert!(m.length > 0.0 && m.within <= m.length + 1e-9, "{m:?}");
+    let Some(Action { effect: Effect::Send { command }, .. }) = &m.action else {
+        panic!("a short move in the open is allowed: {m:?}");
+    };
+    let before = me.version;
+    match me.command(command.clone()).await {
+        ServerMessage::State { version, .. } => assert_eq!(version, before + 1),
+        other => panic!("the measured move was refused: {other:?}"),
     }
+    // The unit now stands where it was dropped.
+    let (nx, ny) = scene_piece(me, &unit.unit).await;
+    assert!((nx - x).abs() < 1e-6 && (ny - y).abs() < 1e-6, "moved to ({nx}, {ny})");
     server.shutdown().await;
 }
 
