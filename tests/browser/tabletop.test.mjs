@@ -228,6 +228,33 @@ test("a move the rules refuse shows its rule ID and changes nothing", async () =
   await context.close();
 });
 
+test("a command the server refuses shows its rule ID in the banner and the log, and changes nothing", async () => {
+  const game = await createGame(server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "human" });
+  const { page, context } = await openActingSide(game);
+  await myTurn(page);
+  const v0 = await version(page);
+  const lines = await logLines(page);
+  // Typed, as a rule designer or umpire may: a move from the first square to the far corner,
+  // out of any unit's reach (or not the side's unit at all). The server's check refuses it.
+  await page.locator("#typed summary").click();
+  await page.fill("#typed-command", JSON.stringify({ kind: "move", unit: 0, to: { col: 11, row: 7 }, facing: "north" }));
+  await page.click("#typed-send");
+  await page.waitForSelector("#message.refused:not([hidden])");
+  const text = (await page.textContent("#message")) ?? "";
+  assert.match(text, /\[OTHW-[A-Z]+-\d+\]/, `the refusal names its rule: ${text}`);
+  const note = (await page.locator("#log .note").last().textContent()) ?? "";
+  assert.match(note, /OTHW-[A-Z]+-\d+/, `the log notes the refusal with its rule: ${note}`);
+  assert.equal(await logLines(page), lines, "no event was added");
+  await shot(page, "d3-server-refused");
+  assert.equal(await version(page), v0);
+  // Nonsense is answered too, without reaching the server.
+  await page.fill("#typed-command", "{ not json");
+  await page.click("#typed-send");
+  await page.waitForSelector("#message.error:not([hidden])");
+  assert.equal(await version(page), v0);
+  await context.close();
+});
+
 test("a spectator sees the table and the log but no controls", async () => {
   const game = await createGame(server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "scripted" });
   const { page, context, errors } = await newPage(browser);

@@ -71,6 +71,19 @@ export function game(id, token) {
   );
   $("undo").addEventListener("click", () => { clearMessage(); send({ type: "undo", version }); });
   $("sync").addEventListener("click", () => send({ type: "sync" }));
+  // For rule designers and umpires: any command typed as the rule set's JSON (as in records);
+  // the server checks it like any other and refuses it with the rule that forbids it.
+  $("typed-send").addEventListener("click", () => {
+    const text = /** @type {HTMLTextAreaElement} */ ($("typed-command")).value;
+    let typed;
+    try {
+      typed = JSON.parse(text);
+    } catch (e) {
+      showMessage(`not JSON: ${e instanceof Error ? e.message : String(e)}`, "error");
+      return;
+    }
+    command(typed);
+  });
 
   /**
    * Marks the pieces the side may command, and the selected one.
