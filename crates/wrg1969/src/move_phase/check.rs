@@ -133,7 +133,8 @@ pub fn check(data: &Data, state: &State, side: Side, m: &UnitMove) -> Result<(),
             if r.limit + 1e-6 < inches {
                 return Err(ground_refusal(r.blocked_at.is_some(), inches, r.limit));
             }
-            on_table(data, state, u, track.end().at, track.end().facing)
+            on_table(data, state, u, track.end().at, track.end().facing)?;
+            clear_of_friends(data, state, u, &track, inches)
         }
         Step::Wheel { degrees } => {
             let (w, _) = u.block.size(data, u.troop);
@@ -141,7 +142,8 @@ pub fn check(data: &Data, state: &State, side: Side, m: &UnitMove) -> Result<(),
             check_normal_move(allowance, arc)?;
             let mut track = Track::new(pose_of(u));
             track.wheel(&footprint(data, u), degrees.to_radians());
-            on_table(data, state, u, track.end().at, track.end().facing)
+            on_table(data, state, u, track.end().at, track.end().facing)?;
+            clear_of_friends(data, state, u, &track, track.cost())
         }
         Step::MoveTo { x, y, facing } => {
             let to = Point::new(x, y);
@@ -158,7 +160,8 @@ pub fn check(data: &Data, state: &State, side: Side, m: &UnitMove) -> Result<(),
                 };
                 return Err(ground_refusal(blocked, need, mv.limit));
             }
-            on_table(data, state, u, mv.track.end().at, mv.track.end().facing)
+            on_table(data, state, u, mv.track.end().at, mv.track.end().facing)?;
+            clear_of_friends(data, state, u, &mv.track, mv.limit)
         }
         Step::Charge { target } => {
             let t = state
@@ -217,4 +220,72 @@ fn on_table(
     } else {
         Err(Refusal::new("WRG-MOVE-02", format!("the move would take {} off the table", u.name)))
     }
+}
+
+/// Whether a friend stands where it is this period, as its side knows when planning: in
+/// hand-to-hand, halted by its reaction result, or holding (or without an order) with no new
+/// order on its way and no General with it to give one at once (WRG-ORD-01, -13, WRG-RRES-10).
+fn stands(data: &Data, state: &State, f: &crate::state::Unit) -> bool {
+    if !f.on_table() || routing(f) || f.pursuit.is_some() {
+        return false;
+    }
+    if let Some(r) = f.running {
+        return matches!(r.effect, Effect::Halt { .. } | Effect::HaltDisorganised { .. });
+    }
+    if in_fight(data, state, f) {
+        return true;
+    }
+    let general_with = state.generals.iter().any(|g| g.side == f.side && g.attached == Some(f.id));
+    if f.incoming.is_some() || f.awaiting_order || general_with {
+        return false;
+    }
+    match f.standing.order().map(|o| &o.verb) {
+        None | Some(Verb::Hold { at: None }) => true,
+        Some(Verb::Hold { at: Some(o) }) => super::intent::reached(state, o, f.at),
+        Some(_) => false,
+    }
+}
+
+/// A directed move may not run into a friend that stands this period: only evaders and
+/// routers pass through friends, and the movement would stop the unit against it
+/// (WRG-MOVE-01, WRG-R-08). The way is walked in steps of 0.05" of allowance.
+fn clear_of_friends(
+    data: &Data,
+    state: &State,
+    u: &crate::state::Unit,
+    track: &Track,
+    limit: f64,
+) -> Result<(), Refusal> {
+    const STEP: f64 = 0.05;
+    let (w, d) = u.block.size(data, u.troop);
+    let start = footprint(data, u);
+    let reach = 0.5 * (w * w + d * d).sqrt() + limit.max(0.0) + 1.0;
+    let friends: Vec<(&crate::state::Unit, tabletop::geometry::Rect)> = state
+        .units
+        .iter()
+        .filter(|f| f.side == u.side && f.id != u.id && stands(data, state, f))
+        .map(|f| (f, footprint(data, f)))
+        .filter(|(_, r)| !r.overlaps(&start) && r.distance(&start) <= reach)
+        .collect();
+    if friends.is_empty() || !limit.is_finite() || limit <= 0.0 {
+        return Ok(());
+    }
+    let n = (limit / STEP).ceil().min(100_000.0) as usize;
+    for k in 1..=n {
+        let p = (k as f64 * STEP).min(limit);
+        let pose = track.pose(p);
+        let r = tabletop::geometry::Rect::new(pose.at, pose.facing, w, d);
+        if let Some((f, _)) = friends.iter().find(|(_, fr)| r.overlaps(fr)) {
+            let gone = track.travel(0.0, p);
+            return Err(Refusal::new(
+                "WRG-R-08",
+                format!(
+                    "{} would run into {} after {gone:.1}\", at ({:.1}, {:.1}): {} stand this \
+                     period, and only evaders and routers pass through friends",
+                    u.name, f.name, pose.at.x, pose.at.y, f.name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }

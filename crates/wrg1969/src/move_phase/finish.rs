@@ -5,7 +5,7 @@
 //! (WRG-DIS-07).
 
 use super::intent::{Goal, Source};
-use super::mover::{EPS, Kind, routing};
+use super::mover::{EPS, Held, Kind, routing};
 use super::run::{Run, add_cause};
 use crate::combat::Cause;
 use crate::orders::{Closed, Standing, Verb};
@@ -70,6 +70,7 @@ pub fn finish(run: &mut Run, start: &[Start]) {
             if slowed {
                 add_cause(u, Cause::Terrain);
             }
+            held_note(run, id, k, matches!(st.source, Some(Source::Plan)));
         }
         match &st.source {
             Some(Source::Rout { k }) => {
@@ -110,6 +111,45 @@ pub fn finish(run: &mut Run, start: &[Start]) {
         }
     }
     rallies(run, start);
+}
+
+/// Tells the log why a unit stopped short of its way: friends in the way (for every move),
+/// an enemy 1" off or the table's edge (for a move its side directed) (WRG-MOVE-01, WRG-R-08,
+/// WRG-LEAVE-01).
+fn held_note(run: &mut Run, id: usize, k: usize, directed: bool) {
+    let m = &run.movers[k];
+    if matches!(m.kind, Kind::Rout | Kind::Evade) || m.param >= m.limit - 0.05 {
+        return;
+    }
+    let Some(held) = m.held else { return };
+    let planned = m.track.travel(0.0, m.limit);
+    let u = &run.state.units[id];
+    let name = |o: u16| run.state.units.get(o as usize).map_or("?", |x| &*x.name);
+    let at = format!("({:.1}, {:.1})", u.at.x, u.at.y);
+    let done = format!("{:.1}\" of their {:.1}\" move", run.moved[id], planned);
+    let note = match held {
+        Held::Friend(f) => Note::new(
+            "WRG-R-08",
+            format!(
+                "{} are held up by {} in their way: they end at {at} after {done} (only \
+                 evaders and routers pass through friends)",
+                u.name,
+                name(f)
+            ),
+        )
+        .and("WRG-MOVE-01"),
+        Held::Short(e) if directed => Note::new(
+            "WRG-R-08",
+            format!("{} stop 1\" short of {} at {at} after {done}", u.name, name(e)),
+        )
+        .and("WRG-MOVE-01"),
+        Held::Edge if directed => Note::new(
+            "WRG-LEAVE-01",
+            format!("{} stop at the table's edge at {at} after {done}", u.name),
+        ),
+        _ => return,
+    };
+    run.out.notes.push(note);
 }
 
 fn pursuit_booked(run: &mut Run, id: usize, k: u32, at_obstacle: bool, st: &Start) {

@@ -635,7 +635,7 @@ fn objective_point(state: &State, o: &Objective) -> Option<Point> {
 }
 
 /// Whether a unit has reached an objective.
-fn reached(state: &State, o: &Objective, at: Point) -> bool {
+pub(super) fn reached(state: &State, o: &Objective, at: Point) -> bool {
     match o {
         Objective::Point { x, y } => at.distance(Point::new(*x, *y)) <= 0.05,
         Objective::Feature { id } => {

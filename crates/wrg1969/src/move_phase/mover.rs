@@ -87,6 +87,21 @@ pub struct Mover {
     pub size: (f64, f64),
     /// The units it may meet this period (worked out before the steps).
     pub near: Vec<u16>,
+    /// Allowance lost waiting behind friends that were in the way (WRG-R-08).
+    pub lag: f64,
+    /// What last stopped it or held it up, for the log.
+    pub held: Option<Held>,
+}
+
+/// What stopped a move or held it up (WRG-MOVE-01, WRG-R-08).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Held {
+    /// A friend in the way: nobody but evaders and routers passes through friends.
+    Friend(u16),
+    /// An enemy 1" away: only a charge, countercharge or pursuit comes nearer.
+    Short(u16),
+    /// The table's edge.
+    Edge,
 }
 
 impl Mover {
@@ -109,6 +124,8 @@ impl Mover {
             obstacle_at: None,
             size: u.block.size(data, u.troop),
             near: Vec::new(),
+            lag: 0.0,
+            held: None,
         }
     }
 

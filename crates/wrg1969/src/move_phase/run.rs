@@ -6,7 +6,7 @@
 
 use super::Movement;
 use super::intent::{Cx, rout_mover, run_straight, running_mover};
-use super::mover::{EPS, Kind, Mover, STEPS, footprint, routing};
+use super::mover::{EPS, Held, Kind, Mover, STEPS, footprint, routing};
 use super::track::{Pose, Track};
 use crate::Data;
 use crate::after::{Left, Swerve};
@@ -204,29 +204,53 @@ impl<'a> Run<'a> {
     }
 
     /// Runs the 20 steps: in odd steps the units move in the order of their ids, in even
-    /// steps in the reverse order, each against the others where they stand.
+    /// steps in the reverse order, each against the others where they stand. A unit held up
+    /// by friends tries again once the others have moved this step (they may have made way);
+    /// what it still falls short of is lost (WRG-R-08).
     pub fn steps(&mut self) {
         self.find_near();
+        let mut held = Vec::new();
         for s in 1..=STEPS {
             self.step = s;
             let n = self.movers.len();
+            held.clear();
             for j in 0..n {
                 let i = if s % 2 == 1 { j } else { n - 1 - j };
+                if self.advance(i, s) {
+                    held.push(i);
+                }
+            }
+            for &i in &held {
                 self.advance(i, s);
+            }
+            for &i in &held {
+                let goal = self.goal(i, s);
+                let m = &mut self.movers[i];
+                if !m.stopped && m.param < goal - 1e-9 {
+                    m.lag += goal - m.param;
+                }
             }
         }
     }
 
-    fn advance(&mut self, i: usize, s: u32) {
+    /// How much of its allowance mover `i` should have spent by the end of step `s`: its
+    /// rate, less the time it lost waiting behind friends.
+    fn goal(&self, i: usize, s: u32) -> f64 {
+        let m = &self.movers[i];
+        (m.rate * s.saturating_sub(m.from_step) as f64 - m.lag).min(m.limit)
+    }
+
+    /// Moves mover `i` on for step `s`; returns whether friends held it short of the step.
+    fn advance(&mut self, i: usize, s: u32) -> bool {
         let m = &self.movers[i];
         if m.stopped || s <= m.from_step {
-            return;
+            return false;
         }
         if !self.state.units[m.id as usize].on_table() {
             self.movers[i].stopped = true;
-            return;
+            return false;
         }
-        let goal = (m.rate * (s - m.from_step) as f64).min(m.limit);
+        let goal = self.goal(i, s);
         loop {
             let m = &self.movers[i];
             if m.stopped || goal <= m.param + 1e-12 {
@@ -246,6 +270,7 @@ impl<'a> Run<'a> {
         if m.param >= m.limit - 1e-9 {
             m.stopped = true;
         }
+        !m.stopped && m.param < goal - 1e-9 && matches!(m.held, Some(Held::Friend(_)))
     }
 
     /// Moves mover `i` on toward `target`, as far as nothing stops it; returns where it got.
@@ -305,7 +330,21 @@ impl<'a> Run<'a> {
                 bisect(old_p, target, |p| !this.blocked(i, p, old, &blocking))
             };
             self.place(i, p);
-            self.movers[i].stopped = true;
+            // Friends in the way hold the unit up: it waits, and goes on if they move out of
+            // its way. An enemy 1" off, contact or the table's edge stops it (WRG-R-08).
+            let held =
+                blocking.iter().find(|h| h.1 != Hit::Friend).or_else(|| blocking.first()).and_then(
+                    |&(o, h)| match h {
+                        Hit::Friend => Some(Held::Friend(o)),
+                        Hit::Short => Some(Held::Short(o)),
+                        Hit::Edge => Some(Held::Edge),
+                        Hit::Contact | Hit::Off => None,
+                    },
+                );
+            self.movers[i].held = held;
+            if !matches!(held, Some(Held::Friend(_))) {
+                self.movers[i].stopped = true;
+            }
             let _ = id;
             for &(o, h) in &blocking {
                 if h == Hit::Contact && self.touching(i, o) {
