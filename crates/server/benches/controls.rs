@@ -18,9 +18,7 @@ fn main() {
 static REGISTRY: LazyLock<Registry> = LazyLock::new(|| {
     let mut r = Registry::new();
     r.add(Box::new(Host::new(movement::Movement::new())));
-    r.add(Box::new(othw::search::register(bots::with_standard_bots(Host::new(
-        othw::Othw::new(),
-    )))));
+    r.add(Box::new(othw::search::register(bots::with_standard_bots(Host::new(othw::Othw::new())))));
     r.add(Box::new(wrg1969::bot::register(bots::with_standard_bots(Host::new(
         wrg1969::Wrg1969::new(),
     )))));

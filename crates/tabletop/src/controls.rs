@@ -70,8 +70,8 @@ pub enum Effect {
     },
     /// Put `value` into the draft command at the JSON pointer `at` (RFC 6901). Where `at` names
     /// an array and `key` is given, the entry whose field `key` equals `value[key]` is replaced
-    /// (or `value` appended if there is none); a `null` value with a key removes that entry.
-    /// Otherwise the value at `at` is set.
+    /// (or `value` appended if there is none). Otherwise the value at `at` is set (see
+    /// [`apply_draft`]).
     Draft {
         /// Where in the draft, as a JSON pointer (`/plan/moves`).
         at: String,
@@ -82,6 +82,32 @@ pub enum Effect {
         #[cfg_attr(feature = "ts", ts(type = "unknown"))]
         value: Value,
     },
+}
+
+/// Puts `value` into `draft` at the JSON pointer `at`, as [`Effect::Draft`] says (the browser
+/// client does the same in `draft.js`): in an array with `key`, the entry whose `key` matches
+/// is replaced (appended when there is none; a value without the key field is ignored); a
+/// field missing from an object is added; otherwise the value at `at` is set. Returns false,
+/// leaving `draft` alone, where `at` names nothing the draft can hold.
+pub fn apply_draft(draft: &mut Value, at: &str, key: Option<&str>, value: &Value) -> bool {
+    let Some(slot) = draft.pointer_mut(at) else {
+        // A field not yet present in an object: set it in its parent.
+        let Some((parent, field)) = at.rsplit_once('/') else { return false };
+        let Some(Value::Object(map)) = draft.pointer_mut(parent) else { return false };
+        map.insert(field.replace("~1", "/").replace("~0", "~"), value.clone());
+        return true;
+    };
+    match (slot, key) {
+        (Value::Array(items), Some(k)) => {
+            let Some(id) = value.get(k) else { return true };
+            match items.iter().position(|e| e.get(k) == Some(id)) {
+                Some(i) => items[i] = value.clone(),
+                None => items.push(value.clone()),
+            }
+        }
+        (slot, _) => *slot = value.clone(),
+    }
+    true
 }
 
 /// A command being drafted over several choices, sent whole.
@@ -224,4 +250,32 @@ pub struct RosterRow {
     pub losses: String,
     /// Its state (formed, shaken, routing, fled, its orders where the viewer may see them).
     pub state: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::apply_draft;
+    use serde_json::json;
+
+    #[test]
+    fn a_keyed_part_replaces_its_entry_or_is_appended_or_removes_it() {
+        let mut d = json!({"moves": [{"unit": 1, "step": "halt"}]});
+        assert!(apply_draft(&mut d, "/moves", Some("unit"), &json!({"unit": 1, "step": "form"})));
+        assert!(apply_draft(&mut d, "/moves", Some("unit"), &json!({"unit": 2, "step": "halt"})));
+        assert_eq!(d, json!({"moves": [{"unit": 1, "step": "form"}, {"unit": 2, "step": "halt"}]}));
+        // A null value names no entry: nothing is removed.
+        assert!(apply_draft(&mut d, "/moves", Some("unit"), &json!(null)));
+        assert_eq!(d["moves"].as_array().map(Vec::len), Some(2));
+    }
+
+    #[test]
+    fn a_field_is_set_or_added_and_a_pointer_into_nothing_changes_nothing() {
+        let mut d = json!({"plan": {"general": null}});
+        assert!(apply_draft(&mut d, "/plan/general", None, &json!({"x": 1.0})));
+        assert!(apply_draft(&mut d, "/plan/signal", None, &json!("advance")));
+        assert_eq!(d, json!({"plan": {"general": {"x": 1.0}, "signal": "advance"}}));
+        let before = d.clone();
+        assert!(!apply_draft(&mut d, "/nowhere/deep", None, &json!(1)));
+        assert_eq!(d, before);
+    }
 }

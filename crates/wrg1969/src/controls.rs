@@ -49,39 +49,6 @@ fn passes(rules: &Wrg1969, st: &State, side: Side, draft: &Value) -> bool {
         .is_ok_and(|c| rules.check(st, Actor::Side(side), &c).is_ok())
 }
 
-/// Puts `value` into `draft` at the JSON pointer `at` the way the client does: in an array
-/// with `key`, the entry whose `key` matches is replaced (appended when none, removed when
-/// `value` is null); otherwise the value at `at` is set. Returns false where `at` names
-/// nothing the draft can hold.
-fn apply_draft(draft: &mut Value, at: &str, key: Option<&str>, value: &Value) -> bool {
-    let Some(slot) = draft.pointer_mut(at) else {
-        // A field not yet present in an object: set it in its parent.
-        let Some((parent, field)) = at.rsplit_once('/') else { return false };
-        let Some(Value::Object(map)) = draft.pointer_mut(parent) else { return false };
-        map.insert(field.replace("~1", "/").replace("~0", "~"), value.clone());
-        return true;
-    };
-    match (slot, key) {
-        (Value::Array(items), Some(k)) => {
-            let id = value.get(k);
-            let pos = items.iter().position(|e| id.is_some() && e.get(k) == id);
-            match (pos, value.is_null()) {
-                (Some(i), false) => items[i] = value.clone(),
-                (Some(i), true) => {
-                    items.remove(i);
-                }
-                (None, false) => items.push(value.clone()),
-                (None, true) => {}
-            }
-            true
-        }
-        (slot, _) => {
-            *slot = value.clone();
-            true
-        }
-    }
-}
-
 /// A troop type in words ("heavy infantry").
 fn troop_words(t: crate::model::TroopType) -> String {
     t.to_string().replace('_', " ")

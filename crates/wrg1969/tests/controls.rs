@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 use std::sync::Arc;
-use tabletop::controls::{Action, Controls, Drag, Effect, MeasureRequest};
+use tabletop::controls::{Action, Controls, Drag, Effect, MeasureRequest, apply_draft};
 use tabletop::game::Game;
 use tabletop::geometry::{Facing, Point};
 use tabletop::rules::{Actor, RuleSet, Side, Viewer};
@@ -28,21 +28,8 @@ fn apply(draft: &mut Value, action: &Action) {
     let Effect::Draft { at, key, value } = &action.effect else {
         panic!("{} is not a draft part", action.label)
     };
-    let slot = draft.pointer_mut(at).unwrap_or_else(|| panic!("{at} is not in the draft"));
-    match (slot, key) {
-        (Value::Array(items), Some(k)) => {
-            let pos = items.iter().position(|e| e.get(k).is_some() && e.get(k) == value.get(k));
-            match (pos, value.is_null()) {
-                (Some(i), false) => items[i] = value.clone(),
-                (Some(i), true) => {
-                    items.remove(i);
-                }
-                (None, false) => items.push(value.clone()),
-                (None, true) => {}
-            }
-        }
-        (slot, _) => *slot = value.clone(),
-    }
+    assert!(draft.pointer(at).is_some(), "{at} is not in the draft {draft}");
+    assert!(apply_draft(draft, at, key.as_deref(), value));
 }
 
 fn command(draft: &Value) -> Command {

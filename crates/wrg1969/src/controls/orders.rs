@@ -105,7 +105,7 @@ pub(super) fn write_controls(rules: &Wrg1969, st: &State, side: Side, out: &mut 
                 continue;
             };
             let mut trial = base.clone();
-            if super::apply_draft(&mut trial, "/orders", Some("unit"), &value)
+            if tabletop::controls::apply_draft(&mut trial, "/orders", Some("unit"), &value)
                 && passes(rules, st, side, &trial)
             {
                 actions.push(Action::draft(c.label, c.rules, "/orders", Some("unit"), value));

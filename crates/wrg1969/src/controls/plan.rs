@@ -3,7 +3,7 @@
 //! (WRG-MOVE-02 .. -05, -14 .. -16, WRG-ORD-05, WRG-CHORD-01 .. -10, WRG-RRES-05, WRG-BRK-01).
 
 use super::orders::{choices, order_words};
-use super::{apply_draft, passes, troop_words, unit_name};
+use super::{passes, troop_words, unit_name};
 use crate::ground::WrgGround;
 use crate::moves::Going;
 use crate::orders::Order;
@@ -11,6 +11,7 @@ use crate::plan::{Dictation, GeneralMove, Plan, Step, UnitMove};
 use crate::rules_impl::{Command, Wrg1969};
 use crate::state::{State, Unit};
 use serde_json::Value;
+use tabletop::controls::apply_draft;
 use tabletop::controls::{Action, Controls, Draft, Drag, UnitControl};
 use tabletop::rules::Side;
 use tabletop::terrain::cost::path_cost;
