@@ -205,6 +205,8 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
             _ => None,
         };
         let own = s.block.footprint(data, s.troop, s.at, s.facing);
+        // The enemies in range of the whole unit, the named one first, then the nearest: the
+        // first that any figure reaches is the target.
         let mut candidates: Vec<(u32, f64, u16)> = state
             .units
             .iter()
@@ -213,15 +215,16 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
             .filter(|t| {
                 own.distance(&t.block.footprint(data, t.troop, t.at, t.facing)) <= range + 1e-9
             })
-            .filter_map(|t| {
-                let n = figures_in_reach(data, state, s, t, range, weapon);
-                (n > 0).then(|| (u32::from(Some(t.id) != named), s.at.distance(t.at), t.id))
-            })
+            .map(|t| (u32::from(Some(t.id) != named), s.at.distance(t.at), t.id))
             .collect();
         candidates.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
-        let Some(&(_, _, tid)) = candidates.first() else { continue };
-        let t = &state.units[tid as usize];
-        let (reach, overhead_flat) = reach_and_overhead(data, state, s, t, range, weapon);
+        let Some((t, (reach, overhead_flat))) = candidates.iter().find_map(|&(_, _, tid)| {
+            let t = &state.units[tid as usize];
+            let r = reach_and_overhead(data, state, s, t, range, weapon);
+            (r.0 > 0).then_some((t, r))
+        }) else {
+            continue;
+        };
         let figures = reach.saturating_mul(per_figure);
         // The target's shields: shot from its rear or right flank, or shieldless, or busy with
         // a two-handed weapon of its own (WRG-SHLD-01 .. -03).
@@ -258,7 +261,7 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
         let men = men_lost(data, total_factor, figures).men;
         out.push(Shot {
             shooter: s.id,
-            target: tid,
+            target: t.id,
             weapon,
             figures,
             rolls: rolls.to_vec(),

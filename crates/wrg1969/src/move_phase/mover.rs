@@ -6,7 +6,7 @@ use crate::Data;
 use crate::ground::reach_on_table;
 use crate::model::TroopType;
 use crate::state::{State, Unit};
-use tabletop::geometry::{Point, Rect};
+use tabletop::geometry::{Facing, Point, Rect};
 use tabletop::terrain::Stop;
 
 /// The time steps of a period (WRG-R-08).
@@ -91,6 +91,9 @@ pub struct Mover {
     pub lag: f64,
     /// What last stopped it or held it up, for the log.
     pub held: Option<Held>,
+    /// Where the friend that held it up and the unit itself stood then (positions and
+    /// facings): while both stand so, trying again would only meet the friend again.
+    pub held_at: Option<[(Point, Facing); 2]>,
 }
 
 /// What stopped a move or held it up (WRG-MOVE-01, WRG-R-08).
@@ -126,6 +129,7 @@ impl Mover {
             near: Vec::new(),
             lag: 0.0,
             held: None,
+            held_at: None,
         }
     }
 

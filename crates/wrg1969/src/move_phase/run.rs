@@ -251,6 +251,10 @@ impl<'a> Run<'a> {
             return false;
         }
         let goal = self.goal(i, s);
+        if self.still_held(i) && goal > self.movers[i].param + 1e-12 {
+            // The friend in the way has not moved, nor has the unit: it is held as it was.
+            return true;
+        }
         loop {
             let m = &self.movers[i];
             if m.stopped || goal <= m.param + 1e-12 {
@@ -271,6 +275,15 @@ impl<'a> Run<'a> {
             m.stopped = true;
         }
         !m.stopped && m.param < goal - 1e-9 && matches!(m.held, Some(Held::Friend(_)))
+    }
+
+    /// Whether mover `i` was held up by a friend and neither it nor that friend has moved
+    /// since (nor the friend left the table).
+    fn still_held(&self, i: usize) -> bool {
+        let m = &self.movers[i];
+        let (Some(Held::Friend(f)), Some(then)) = (m.held, m.held_at) else { return false };
+        let (friend, me) = (&self.state.units[f as usize], &self.state.units[m.id as usize]);
+        friend.on_table() && then == [(friend.at, friend.facing), (me.at, me.facing)]
     }
 
     /// Moves mover `i` on toward `target`, as far as nothing stops it; returns where it got.
@@ -342,6 +355,14 @@ impl<'a> Run<'a> {
                     },
                 );
             self.movers[i].held = held;
+            self.movers[i].held_at = match held {
+                Some(Held::Friend(f)) => {
+                    let (friend, me) =
+                        (&self.state.units[f as usize], &self.state.units[id as usize]);
+                    Some([(friend.at, friend.facing), (me.at, me.facing)])
+                }
+                _ => None,
+            };
             if !matches!(held, Some(Held::Friend(_))) {
                 self.movers[i].stopped = true;
             }
