@@ -448,6 +448,16 @@ impl Rect {
         (dx * dx + dy * dy).sqrt()
     }
 
+    /// Whether the rectangles come within `d` inches of each other (`distance(o) <= d`), deciding
+    /// pairs whose circumscribed circles are farther apart than `d` without the edge distances.
+    pub fn within(&self, o: &Rect, d: f64) -> bool {
+        let reach = self.half_diagonal() + o.half_diagonal() + d;
+        if (o.centre - self.centre).length_squared() > reach * reach {
+            return false;
+        }
+        self.distance(o) <= d
+    }
+
     /// Base-to-base contact: the rectangles do not overlap and their edges are within
     /// `tolerance` inches.
     pub fn touches(&self, o: &Rect, tolerance: f64) -> bool {
@@ -640,6 +650,20 @@ mod tests {
         let skew: Facing = serde_json::from_str(r#"{"x":3.0,"y":4.0}"#).unwrap();
         assert_eq!(skew.vector(), Vec2::new(0.6, 0.8));
         assert!(serde_json::from_str::<Facing>(r#"{"x":0.0,"y":0.0}"#).is_err());
+    }
+
+    #[test]
+    fn within_agrees_with_the_edge_distance() {
+        let a = Rect::new(Point::new(0.0, 0.0), Facing::NORTH, 6.0, 2.0);
+        for (x, y, deg) in
+            [(10.0, 0.0, 0.0), (7.0, 0.0, 90.0), (3.0, 5.0, 45.0), (30.0, 30.0, 10.0)]
+        {
+            let b = Rect::new(Point::new(x, y), Facing::from_bearing_degrees(deg), 4.0, 1.0);
+            let d = a.distance(&b);
+            for range in [0.0, d - 0.01, d, d + 0.01, 100.0] {
+                assert_eq!(a.within(&b, range), d <= range, "{x},{y},{deg}: {d} against {range}");
+            }
+        }
     }
 
     #[test]

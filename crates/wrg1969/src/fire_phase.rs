@@ -212,9 +212,7 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
             .iter()
             .filter(|t| t.side != s.side && t.on_table())
             // No figure reaches a target whose footprint is out of range of the whole unit's.
-            .filter(|t| {
-                own.distance(&t.block.footprint(data, t.troop, t.at, t.facing)) <= range + 1e-9
-            })
+            .filter(|t| own.within(&t.block.footprint(data, t.troop, t.at, t.facing), range + 1e-9))
             .map(|t| (u32::from(Some(t.id) != named), s.at.distance(t.at), t.id))
             .collect();
         candidates.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
