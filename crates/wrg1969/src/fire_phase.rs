@@ -122,17 +122,37 @@ pub fn reach_and_overhead(
     range: f64,
     weapon: MissileWeapon,
 ) -> (u32, bool) {
+    reach_among(data, state, &footprints(data, state), shooter, target, range, weapon)
+}
+
+/// Every unit's footprint by id (none for units off the table), for the lines of fire.
+fn footprints(data: &Data, state: &State) -> Vec<Option<Rect>> {
+    let print = |u: &Unit| u.block.footprint(data, u.troop, u.at, u.facing);
+    state.units.iter().map(|u| u.on_table().then(|| print(u))).collect()
+}
+
+/// [`reach_and_overhead`] with every unit's footprint worked out already.
+fn reach_among(
+    data: &Data,
+    state: &State,
+    prints: &[Option<Rect>],
+    shooter: &Unit,
+    target: &Unit,
+    range: f64,
+    weapon: MissileWeapon,
+) -> (u32, bool) {
     let kind = arc_kind(shooter.troop, weapon);
     let tr = target.block.footprint(data, target.troop, target.at, target.facing);
     let contour = |u: &Unit| state.table.elevation(u.at).floor() as i32;
     let mut n = 0;
     let mut overhead_flat = false;
-    // Every other unit's footprint, once: the line from each figure is checked against them.
+    // Every other unit on the table: the line from each figure is checked against them.
     let others: Vec<(&Unit, Rect)> = state
         .units
         .iter()
-        .filter(|o| o.id != shooter.id && o.id != target.id && o.on_table())
-        .map(|o| (o, o.block.footprint(data, o.troop, o.at, o.facing)))
+        .zip(prints)
+        .filter(|(o, _)| o.id != shooter.id && o.id != target.id)
+        .filter_map(|(o, r)| r.map(|r| (o, r)))
         .collect();
     for p in front_points(data, shooter) {
         let aim = nearest(&tr, p);
@@ -186,6 +206,7 @@ pub fn figures_in_reach(
 /// order if it can be reached, otherwise the nearest enemy that can (WRG-ORD-07, WRG-M-19).
 pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<Shot> {
     let mut out = Vec::new();
+    let prints = footprints(data, state);
     for s in state.units.iter().filter(|u| u.on_table() && u.motion != Motion::Routing) {
         let Some((weapon, per_figure, range, ignores_cover)) = armament(data, s) else { continue };
         if !crate::orders::shoots_at_will(s.standing.order()) {
@@ -204,21 +225,21 @@ pub fn shoot_all(data: &Data, state: &State, dice: &mut dyn DiceSource) -> Vec<S
             Some(Verb::Skirmish { unit } | Verb::Attack { unit }) => Some(*unit),
             _ => None,
         };
-        let own = s.block.footprint(data, s.troop, s.at, s.facing);
+        let Some(own) = prints[s.id as usize] else { continue };
         // The enemies in range of the whole unit, the named one first, then the nearest: the
         // first that any figure reaches is the target.
         let mut candidates: Vec<(u32, f64, u16)> = state
             .units
             .iter()
-            .filter(|t| t.side != s.side && t.on_table())
+            .filter(|t| t.side != s.side)
             // No figure reaches a target whose footprint is out of range of the whole unit's.
-            .filter(|t| own.within(&t.block.footprint(data, t.troop, t.at, t.facing), range + 1e-9))
+            .filter(|t| prints[t.id as usize].is_some_and(|r| own.within(&r, range + 1e-9)))
             .map(|t| (u32::from(Some(t.id) != named), s.at.distance(t.at), t.id))
             .collect();
         candidates.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
         let Some((t, (reach, overhead_flat))) = candidates.iter().find_map(|&(_, _, tid)| {
             let t = &state.units[tid as usize];
-            let r = reach_and_overhead(data, state, s, t, range, weapon);
+            let r = reach_among(data, state, &prints, s, t, range, weapon);
             (r.0 > 0).then_some((t, r))
         }) else {
             continue;
