@@ -262,7 +262,18 @@ impl OddsStore {
     }
 
     /// The number of unit `u` fighting on terrain `t` in this decision's state.
+    #[inline]
     fn fighter(&mut self, st: &State, u: UnitId, t: CellTerrain) -> u32 {
+        let i = usize::from(u) * TERRAINS + t as usize;
+        match self.units.get(i) {
+            Some(&(stamp, _, id)) if stamp == self.stamp => id,
+            _ => self.fighter_again(st, u, t),
+        }
+    }
+
+    /// [`OddsStore::fighter`] when not yet looked up in this decision.
+    #[inline(never)]
+    fn fighter_again(&mut self, st: &State, u: UnitId, t: CellTerrain) -> u32 {
         let i = usize::from(u) * TERRAINS + t as usize;
         if i >= self.units.len() {
             let blank = fighter_key(st, &st.units[usize::from(u)], t);
@@ -278,16 +289,33 @@ impl OddsStore {
         id
     }
 
-    /// The odds of fighter `fa` attacking fighter `fd`.
-    fn pair(&mut self, r: &Othw, fa: u32, fd: u32, aspect: Aspect, gd: bool) -> Odds {
+    /// The key of a pairing in [`OddsStore::pairs`], and its slot in [`OddsStore::recent`].
+    #[inline]
+    fn pair_key(fa: u32, fd: u32, aspect: Aspect, gd: bool) -> (u64, usize) {
         let key = u64::from(fa)
             | u64::from(fd) << 28
             | u64::from(aspect_code(aspect)) << 56
             | u64::from(gd) << 58;
+        (key, (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT)
+    }
+
+    /// The odds of fighter `fa` attacking fighter `fd`.
+    #[inline]
+    fn pair(&mut self, r: &Othw, fa: u32, fd: u32, aspect: Aspect, gd: bool) -> Odds {
+        let (key, slot) = Self::pair_key(fa, fd, aspect, gd);
+        match self.recent.get(slot) {
+            Some(&(k, o)) if k == key + 1 => o,
+            _ => self.pair_again(r, fa, fd, aspect, gd),
+        }
+    }
+
+    /// [`OddsStore::pair`] when not among the recent pairs.
+    #[inline(never)]
+    fn pair_again(&mut self, r: &Othw, fa: u32, fd: u32, aspect: Aspect, gd: bool) -> Odds {
+        let (key, slot) = Self::pair_key(fa, fd, aspect, gd);
         if self.recent.len() != RECENT {
             self.recent = vec![(0, Odds::default()); RECENT];
         }
-        let slot = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT;
         if self.recent[slot].0 == key + 1 {
             return self.recent[slot].1;
         }
@@ -361,8 +389,12 @@ struct Maps {
     /// Distance from each cell to the nearest enemy of the side deciding (`u8::MAX` for
     /// every cell when it has none).
     dist: Vec<u8>,
-    /// Per cell: how many enemies could reach it next phase.
-    reachable: Vec<u8>,
+    /// Per cell: its [`Kind`] when open (empty, or the valued unit's own square): nothing on
+    /// the river, else by how many ready enemies could reach it next phase (none, one, or two
+    /// or more).
+    open: Vec<u8>,
+    /// The cells on the river of the board the maps were last made on (as bits).
+    river: Option<(Arc<Board>, u128)>,
     /// What the maps were made from: the side, the board, and each enemy's square, standing
     /// and moves.
     made_for: Option<(Side, Arc<Board>, Vec<u128>)>,
@@ -370,7 +402,16 @@ struct Maps {
     now: Vec<u128>,
     /// Counts the times the maps were made (plans made with other maps are stale).
     generation: u64,
+    /// For the bitboards: the grid's columns and rows, and its cells off the west and the
+    /// east edge.
+    edges: ((i32, i32), u128, u128),
+    /// The diamonds of cells around each cell, by centre and size (below [`DIAMONDS`]), once
+    /// worked out (0 until then).
+    diamonds: Vec<u128>,
 }
+
+/// The diamonds [`Maps`] keeps are smaller than this.
+const DIAMONDS: i32 = 8;
 
 /// An enemy as the maps see it: its square, standing and moves, packed.
 fn map_key(e: &Unit) -> u128 {
@@ -383,6 +424,12 @@ fn map_key(e: &Unit) -> u128 {
 impl Maps {
     /// Fills the maps for `side` (unless they already are).
     fn fill(&mut self, st: &State, side: Side) {
+        self.fill_with(st, side, true);
+    }
+
+    /// [`Maps::fill`], on bitboards when `bits` and the board has at most 128 cells, else
+    /// cell by cell (the same maps).
+    fn fill_with(&mut self, st: &State, side: Side, bits: bool) {
         let g = &st.board.grid;
         self.now.clear();
         self.now.extend(st.units.iter().filter(|e| e.side != side).map(map_key));
@@ -398,8 +445,8 @@ impl Maps {
         let (cols, rows) = (g.cols as i32, g.rows as i32);
         self.dist.clear();
         self.dist.resize(n, u8::MAX);
-        self.reachable.clear();
-        self.reachable.resize(n, 0);
+        self.open.clear();
+        self.open.resize(n, Kind::Open0 as u8);
         let mut list = match self.made_for.take() {
             Some((_, _, l)) => l,
             None => Vec::new(),
@@ -408,6 +455,12 @@ impl Maps {
         // The board is kept, so that its address identifies it while the maps stand.
         self.made_for = Some((side, st.board.clone(), list));
         self.generation += 1;
+        if bits && cols > 0 && n == (cols * rows) as usize && n <= 128 {
+            self.fill_bits(st, side, cols, rows);
+            return;
+        }
+        // Per cell: how many enemies could reach it.
+        let mut reachable = vec![0u8; n];
         let mut any = false;
         for e in &st.units {
             if e.side == side || !is_fighting(e) {
@@ -427,17 +480,143 @@ impl Maps {
                 let (lo, hi) = ((e.pos.col - span).max(0), (e.pos.col + span).min(cols - 1));
                 if lo <= hi {
                     let row = (r * cols) as usize;
-                    for n in &mut self.reachable[row + lo as usize..=row + hi as usize] {
-                        *n += 1;
+                    for n in &mut reachable[row + lo as usize..=row + hi as usize] {
+                        *n = n.saturating_add(1);
                     }
                 }
             }
+        }
+        for ((o, &k), c) in self.open.iter_mut().zip(&reachable).zip(&g.cells) {
+            *o = if c.terrain == CellTerrain::River {
+                Kind::Nothing
+            } else {
+                match k {
+                    0 => Kind::Open0,
+                    1 => Kind::Open1,
+                    _ => Kind::Open2,
+                }
+            } as u8;
         }
         if !any {
             return;
         }
         // The distance to the nearest enemy: an exact city-block distance transform.
         city_block(&mut self.dist, cols as usize, rows as usize);
+    }
+
+    /// [`Maps::fill`]'s work on a board of at most 128 cells, on bitboards (a bit a cell, in
+    /// index order): the same maps, without walking every cell for every enemy.
+    fn fill_bits(&mut self, st: &State, side: Side, cols: i32, rows: i32) {
+        let n = (cols * rows) as usize;
+        let full = if n == 128 { !0u128 } else { (1u128 << n) - 1 };
+        if self.edges.0 != (cols, rows) {
+            // The cells off the west and east columns.
+            let (mut west, mut east) = (0u128, 0u128);
+            for i in 0..n {
+                let c = i as i32 % cols;
+                if c != 0 {
+                    west |= 1 << i;
+                }
+                if c != cols - 1 {
+                    east |= 1 << i;
+                }
+            }
+            self.edges = ((cols, rows), west, east);
+            self.diamonds.clear();
+            self.diamonds.resize(n * DIAMONDS as usize, 0);
+        }
+        let (_, west, east) = self.edges;
+        let step = cols as u32;
+        let mut sources = 0u128;
+        // Cells that one enemy, and two or more, could reach.
+        let (mut one, mut two) = (0u128, 0u128);
+        let mut any = false;
+        for e in &st.units {
+            if e.side == side || !is_fighting(e) {
+                continue;
+            }
+            any = true;
+            let (c0, r0) = (e.pos.col, e.pos.row);
+            if c0 >= 0 && c0 < cols && r0 >= 0 && r0 < rows {
+                sources |= 1 << (r0 * cols + c0);
+            }
+            if e.status != Status::Ready {
+                continue;
+            }
+            // The cells within its move and a step: a diamond, row by row (kept by its centre
+            // and size while the grid stands; never empty when its centre is on the board).
+            let reach = i32::from(e.m) + 1;
+            let slot = (c0 >= 0 && c0 < cols && r0 >= 0 && r0 < rows && reach < DIAMONDS)
+                .then(|| (r0 * cols + c0) as usize * DIAMONDS as usize + reach as usize);
+            let kept = slot.map_or(0, |k| self.diamonds[k]);
+            let d = if kept != 0 {
+                kept
+            } else {
+                let mut d = 0u128;
+                for r in (r0 - reach).max(0)..=(r0 + reach).min(rows - 1) {
+                    let span = reach - (r - r0).abs();
+                    let (lo, hi) = ((c0 - span).max(0), (c0 + span).min(cols - 1));
+                    if lo <= hi {
+                        let run = (1u128 << (hi - lo) << 1).wrapping_sub(1);
+                        d |= run << (r * cols + lo);
+                    }
+                }
+                if let Some(k) = slot {
+                    self.diamonds[k] = d;
+                }
+                d
+            };
+            two |= one & d;
+            one |= d;
+        }
+        let set = |out: &mut [u8], bits: u128, v: u8| {
+            for (half, base) in [(bits as u64, 0), ((bits >> 64) as u64, 64)] {
+                let mut b = half;
+                while b != 0 {
+                    out[base + b.trailing_zeros() as usize] = v;
+                    b &= b - 1;
+                }
+            }
+        };
+        let river = match &self.river {
+            Some((b, river)) if Arc::ptr_eq(b, &st.board) => *river,
+            _ => {
+                let mut river = 0u128;
+                for (i, c) in st.board.grid.cells.iter().enumerate().take(n) {
+                    if c.terrain == CellTerrain::River {
+                        river |= 1 << i;
+                    }
+                }
+                self.river = Some((st.board.clone(), river));
+                river
+            }
+        };
+        set(&mut self.open, one, Kind::Open1 as u8);
+        set(&mut self.open, two, Kind::Open2 as u8);
+        set(&mut self.open, river, Kind::Nothing as u8);
+        if !any {
+            return;
+        }
+        set(&mut self.dist, sources, 0);
+        if sources == 0 {
+            // No enemy on the board: every distance is the cap.
+            self.dist.fill(254);
+            return;
+        }
+        // The distance to the nearest enemy: breadth-first, a ring of cells at a time.
+        let mut seen = sources;
+        let mut k = 0u8;
+        while seen != full {
+            let grown = seen
+                | (seen & east) << 1
+                | (seen & west) >> 1
+                | (seen << step) & full
+                | seen >> step;
+            let ring = grown & !seen;
+            k = k.saturating_add(1).min(254);
+            set(&mut self.dist, ring, k);
+            seen = grown;
+        }
     }
 }
 
@@ -678,12 +857,17 @@ struct Valuer {
 }
 
 impl Valuer {
-    /// Starts valuing unit `u` (in the decision's state).
-    fn start(&mut self, cx: &Cx, u: UnitId) {
-        if self.made_from.as_ref() != Some(cx.w) {
-            self.terms = vec![terms(cx.w)];
-            self.made_from = Some(cx.w.clone());
+    /// Starts a decision with weights `w` (the terms are made again when they changed).
+    fn begin(&mut self, w: &Weights) {
+        if self.made_from.as_ref() != Some(w) {
+            self.terms = vec![terms(w)];
+            self.made_from = Some(w.clone());
         }
+    }
+
+    /// Starts valuing unit `u` (in the decision's state; [`Valuer::begin`] has been called
+    /// with its weights).
+    fn start(&mut self, cx: &Cx, u: UnitId) {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 || self.cells.len() != cx.tables.nbr.len() {
             self.cells.clear();
@@ -699,9 +883,9 @@ impl Valuer {
 
     /// Cell `i` valued for the current unit (its distance to the enemy is known).
     fn cell(&mut self, cx: &Cx, i: usize, d: u8) -> CellValue {
-        let (stamp, c) = self.cells[i];
-        if stamp == self.stamp {
-            return c;
+        let kept = &self.cells[i];
+        if kept.0 == self.stamp {
+            return kept.1;
         }
         let (st, maps, w) = (cx.st, cx.maps, cx.w);
         let terms = &self.terms[0];
@@ -710,14 +894,14 @@ impl Valuer {
         let mut bonus = [false; 4];
         for (k, &q) in cx.tables.nbr[i].iter().enumerate() {
             let kind = if q == NO_CELL {
-                if d <= 4 { Kind::Edge } else { Kind::Nothing }
+                if d <= 4 { Kind::Edge as u8 } else { Kind::Nothing as u8 }
             } else {
                 let q = usize::from(q);
                 bonus[k] = maps.dist[q] < d;
                 let v = st.occ[q];
                 if v != EMPTY && v != self.u {
                     let o = &st.units[v as usize];
-                    if Some(o.side) == self.side {
+                    (if Some(o.side) == self.side {
                         if o.status == Status::Ready { Kind::Friend } else { Kind::Nothing }
                     } else if is_fighting(o) {
                         bonus[k] |= d <= 1;
@@ -727,15 +911,9 @@ impl Valuer {
                         Kind::Enemy
                     } else {
                         Kind::Nothing
-                    }
-                } else if cx.tables.terrain[q] == CellTerrain::River {
-                    Kind::Nothing
+                    }) as u8
                 } else {
-                    match maps.reachable[q] {
-                        0 => Kind::Open0,
-                        1 => Kind::Open1,
-                        _ => Kind::Open2,
-                    }
+                    maps.open[q]
                 }
             };
             let t = &terms[kind as usize][k];
@@ -784,7 +962,7 @@ impl Valuer {
         cx: &Cx,
         odds: &mut OddsStore,
         i: usize,
-        c: CellValue,
+        c: &CellValue,
         facing: GridFacing,
     ) -> f64 {
         if c.ready == [None; 4] {
@@ -796,7 +974,7 @@ impl Valuer {
     #[inline]
     fn value(&mut self, cx: &Cx, odds: &mut OddsStore, i: usize, facing: GridFacing) -> f64 {
         let c = self.cell_value(cx, i);
-        self.value_of(cx, odds, i, c, facing)
+        self.value_of(cx, odds, i, &c, facing)
     }
 
     /// [`Valuer::value`] next to a ready enemy: its attack odds and the unit's.
@@ -806,7 +984,7 @@ impl Valuer {
         cx: &Cx,
         odds: &mut OddsStore,
         i: usize,
-        c: CellValue,
+        c: &CellValue,
         facing: GridFacing,
     ) -> f64 {
         let fk = facing as usize;
@@ -895,6 +1073,7 @@ impl Scripted {
         }
         self.maps.fill(st, st.units[u as usize].side);
         self.odds.begin();
+        self.valuer.begin(&self.weights);
         let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
         self.valuer.start(&cx, u);
         self.valuer.value(&cx, &mut self.odds, i, facing)
@@ -915,6 +1094,7 @@ impl Scripted {
         self.maps.fill(st, side);
         self.memory.refresh(r, st, side, self.maps.generation, &self.weights);
         self.odds.begin();
+        self.valuer.begin(&self.weights);
         let group = self.group_advance(r, st, side);
         let further_allowed = r.data.rules.sequence.further_moves > 0;
         let mut best: (Command, f64) = (Command::EndPhase, 0.0);
@@ -991,11 +1171,28 @@ impl Scripted {
                 && r.may_act(st, x.id, true)
                 && !x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED)
         };
+        // Each unit's eligibility, looked at once (by ID).
+        let mut ok = [false; 256];
+        let far_from_enemy = |p: CellPos| {
+            g.index(p).is_some_and(|i| self.maps.dist[i] != u8::MAX && self.maps.dist[i] >= 4)
+        };
+        // Eligible units far from the enemy: a block that advances is two or more of them.
+        let mut far = 0;
+        for x in &st.units {
+            ok[x.id as usize] = eligible(x);
+            if ok[x.id as usize] && far_from_enemy(x.pos) {
+                far += 1;
+            }
+        }
+        if far < 2 {
+            return None;
+        }
         let mut seen = [false; 256];
         let (block, members) = (&mut self.block, &mut self.members);
+        let (nbr, occ) = (&self.tables.nbr[..], &st.occ[..]);
         block.clear();
         for x in &st.units {
-            if !eligible(x) || seen[x.id as usize] {
+            if !ok[x.id as usize] || seen[x.id as usize] {
                 continue;
             }
             members.clear();
@@ -1004,11 +1201,12 @@ impl Scripted {
             let mut k = 0;
             while k < members.len() {
                 let p = st.units[members[k] as usize].pos;
-                for f in GridFacing::ALL {
-                    if let Some(v) = st.at(p.step(f))
-                        && !seen[v as usize]
-                        && eligible(&st.units[v as usize])
-                    {
+                // The units on the neighbouring squares (the board tables match the state's
+                // board: see `best`).
+                let around = g.index(p).map_or([NO_CELL; 4], |i| nbr[i]);
+                for q in around {
+                    let v = if q == NO_CELL { EMPTY } else { occ[usize::from(q)] };
+                    if v != EMPTY && !seen[v as usize] && ok[v as usize] {
                         seen[v as usize] = true;
                         members.push(v);
                     }
@@ -1022,11 +1220,7 @@ impl Scripted {
         if block.len() < 2 {
             return None;
         }
-        let far = block.iter().all(|&u| {
-            g.index(st.units[u as usize].pos)
-                .is_some_and(|i| self.maps.dist[i] != u8::MAX && self.maps.dist[i] >= 4)
-        });
-        if !far {
+        if !block.iter().all(|&u| far_from_enemy(st.units[u as usize].pos)) {
             return None;
         }
         block.sort_unstable();
@@ -1109,27 +1303,25 @@ fn plan(
     // The ends come square by square (each square's facings together): a square is bounded
     // and looked up once. (Once a square cannot win it never can: the best only grows.)
     let cols = cx.tables.cols;
-    let mut square: Option<(CellPos, Option<CellValue>)> = None;
+    // The square of the last end (its index, `usize::MAX` before the first) and its value,
+    // or none when it cannot win.
+    let (mut last, mut cell): (usize, Option<CellValue>) = (usize::MAX, None);
     for &(to, facing) in &kept.reach.ends {
         let i = (to.row * cols + to.col) as usize;
-        let cell = match square {
-            Some((p, c)) if p == to => c,
-            _ => {
-                let d = cx.maps.dist[i];
-                let floor = mine.as_ref().map_or(min, |m| min.max(m.1));
-                let c = if d != u8::MAX
-                    && d >= 2
-                    && ceiling - approach * f64::from(d) - here < floor - 1e-9
-                {
-                    None
-                } else {
-                    Some(valuer.cell_value(cx, i))
-                };
-                square = Some((to, c));
-                c
-            }
-        };
-        let Some(c) = cell else { continue };
+        if i != last {
+            last = i;
+            let d = cx.maps.dist[i];
+            let floor = mine.as_ref().map_or(min, |m| min.max(m.1));
+            cell = if d != u8::MAX
+                && d >= 2
+                && ceiling - approach * f64::from(d) - here < floor - 1e-9
+            {
+                None
+            } else {
+                Some(valuer.cell_value(cx, i))
+            };
+        }
+        let Some(c) = &cell else { continue };
         let gain = valuer.value_of(cx, work.odds, i, c, facing) - here;
         if gain > min && beats(&mine, gain) {
             mine = Some((Command::Move { unit: u, to, facing }, gain));
@@ -1149,10 +1341,7 @@ fn look(x: &Unit) -> Look {
         | u64::from(x.status as u8) << 40
         | u64::from(x.side as u8) << 48
         | u64::from(x.class as u8) << 56;
-    let stats = [x.m, x.a, x.d, x.s, x.l, x.retreat_tests, x.sp]
-        .iter()
-        .enumerate()
-        .fold(0u64, |acc, (k, &v)| acc | u64::from(v) << (8 * k));
+    let stats = u64::from_le_bytes([x.m, x.a, x.d, x.s, x.l, x.retreat_tests, x.sp, 0]);
     [square, kind, stats]
 }
 
@@ -1251,17 +1440,36 @@ impl Memory {
         self.touched.clear();
         self.changed.clear();
         let mut all = seen.occ.len() != st.occ.len() || seen.looks.len() != st.units.len();
+        // Whether the looks were brought up to date while compared.
+        let looks_kept = !all;
         if !all {
             let g = &st.board.grid;
-            for (i, (a, b)) in seen.occ.iter().zip(&st.occ).enumerate() {
-                if a != b {
-                    self.marked.extend(g.pos(i));
+            // Eight cells at a time, looking into the words that differ (the same cells in
+            // the same order).
+            let (a, b) = (&seen.occ[..], &st.occ[..]);
+            let words = a.len() / 8 * 8;
+            let word = |s: &[u8], i: usize| u64::from_ne_bytes(s[i..i + 8].try_into().unwrap());
+            for i in (0..words).step_by(8) {
+                if word(a, i) == word(b, i) {
+                    continue;
+                }
+                for j in i..i + 8 {
+                    if a[j] != b[j] {
+                        self.marked.extend(g.pos(j));
+                    }
+                }
+            }
+            for j in words..a.len() {
+                if a[j] != b[j] {
+                    self.marked.extend(g.pos(j));
                 }
             }
             // The facing's bits in a look's second word (a search does not see others' facing).
             const FACING: u64 = 0xff << 32;
-            for (a, x) in seen.looks.iter().zip(&st.units) {
+            for (a, x) in seen.looks.iter_mut().zip(&st.units) {
                 let b = look(x);
+                // The view is kept up to date as it is compared.
+                let a = std::mem::replace(a, b);
                 // Word by word, in registers.
                 let seen_by_search = (a[0] ^ b[0]) | (a[1] ^ b[1]) & !FACING != 0;
                 let any = seen_by_search || (a[1] ^ b[1]) | (a[2] ^ b[2]) != 0;
@@ -1276,8 +1484,10 @@ impl Memory {
             all = self.marked.len() + self.touched.len() > MARKED_MAX;
         }
         seen.occ.clone_from(&st.occ);
-        seen.looks.clear();
-        seen.looks.extend(st.units.iter().map(look));
+        if !looks_kept {
+            seen.looks.clear();
+            seen.looks.extend(st.units.iter().map(look));
+        }
         for (k, x) in self.kept.iter_mut().zip(&st.units) {
             if x.side != side {
                 continue;
@@ -1344,5 +1554,45 @@ impl Bot<Othw> for Scripted {
         _rng: &mut SeededDice,
     ) -> Result<Command, BotError> {
         self.best(rules, state, side).map(|(c, _)| c).ok_or(BotError::NoCommand(side))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabletop::rules::{Actor, RuleSet};
+
+    /// The maps on bitboards are the maps worked out cell by cell, through whole battles on
+    /// every ready scenario.
+    #[test]
+    fn bitboard_maps_are_the_cell_maps() {
+        let r = Othw::new();
+        for name in ["open_field.toml", "river_ford.toml", "hills_woods.toml", "generic.toml"] {
+            let path = format!("{}/../../scenarios/othw/{name}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).expect("the scenario");
+            let sc = r.load_scenario(&tabletop::Source::new(path, text)).expect("it loads");
+            for seed in 1..=3 {
+                let mut dice = SeededDice::new(seed);
+                let (mut st, _) = r.setup(&sc, &mut dice);
+                let mut bots = [Scripted::new(), Scripted::new()];
+                let mut checked = 0;
+                while st.outcome.is_none() && checked < 400 {
+                    for side in Side::BOTH {
+                        let (mut a, mut b) = (Maps::default(), Maps::default());
+                        a.fill_with(&st, side, true);
+                        b.fill_with(&st, side, false);
+                        assert_eq!(a.dist, b.dist, "{name}, seed {seed}: distances");
+                        assert_eq!(a.open, b.open, "{name}, seed {seed}: open squares");
+                    }
+                    checked += 1;
+                    let side = st.phasing;
+                    let c = bots[side.index()].best(&r, &st, side).expect("a command").0;
+                    for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
+                        r.apply(&mut st, &e);
+                    }
+                }
+                assert!(checked > 20, "{name}, seed {seed}: only {checked} decisions");
+            }
+        }
     }
 }

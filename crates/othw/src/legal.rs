@@ -58,6 +58,9 @@ pub(crate) struct Tables {
 /// No neighbour: the board edge (in [`Tables::nbr`]).
 pub(crate) const NO_CELL: u16 = u16::MAX;
 
+/// Marks a search state reached by turning on the spot (with its facing, in the queue).
+const TURNED: u8 = 0x10;
+
 impl Tables {
     /// Makes the tables describe `board`; false when the grid is malformed.
     pub fn sync(&mut self, board: &Arc<Board>) -> bool {
@@ -294,7 +297,10 @@ impl Othw {
         while head < queue.len() {
             let (i, f, t, c) = queue[head];
             head += 1;
-            let (i, f) = (usize::from(i), usize::from(f));
+            // A state reached by turning: its square's other facings already cost no more
+            // than it does plus a turn, so turning again finds nothing cheaper.
+            let turned = f & TURNED != 0;
+            let (i, f) = (usize::from(i), usize::from(f & !TURNED));
             let k = (i * 4 + f) * 2 + usize::from(t);
             if get(cost, k) < c {
                 continue;
@@ -327,12 +333,12 @@ impl Othw {
             }
             // Turns.
             let nc = c + turn_cost;
-            if nc <= budget(t) {
+            if !turned && nc <= budget(t) {
                 for nf in 0..4 {
                     let nk = (i * 4 + nf) * 2 + usize::from(t);
                     if nf != f && get(cost, nk) > nc {
                         cost[nk] = mark | u32::from(nc);
-                        queue.push((i as u16, nf as u8, t, nc));
+                        queue.push((i as u16, nf as u8 | TURNED, t, nc));
                     }
                 }
             }
