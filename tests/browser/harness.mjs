@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { before, after } from "node:test";
 import { chromium } from "playwright-core";
 
 /** The repository's root. */
@@ -62,6 +63,23 @@ export async function startServer() {
 }
 
 /** Launches Debian's Chromium, headless. */
+/**
+ * Starts a server and a browser before a test file's tests and stops them after; the returned
+ * object holds them while the tests run.
+ */
+export function serverAndBrowser() {
+  const ctx = /** @type {{ server: { url: string, stop: () => Promise<void> }, browser: import("playwright-core").Browser }} */ ({});
+  before(async () => {
+    ctx.server = await startServer();
+    ctx.browser = await launch();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.server?.stop();
+  });
+  return ctx;
+}
+
 export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",

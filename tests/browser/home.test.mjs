@@ -1,28 +1,15 @@
 // The home page's other paths: an uploaded scenario that does not validate, a game set up side
 // by side with its links, and the referee answering an example question.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
-import { startServer, launch, newPage, shot } from "./harness.mjs";
+import { serverAndBrowser, newPage, shot } from "./harness.mjs";
 
-/** @type {{ url: string, stop: () => Promise<void> }} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 test("an uploaded scenario that does not validate shows every problem with its place", async () => {
-  const { page, context } = await newPage(browser);
-  await page.goto(server.url);
+  const { page, context } = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.waitForSelector("#ruleset option", { state: "attached" });
   await page.click("#upload-box summary");
   await page.check("#use-upload");
@@ -37,8 +24,8 @@ test("an uploaded scenario that does not validate shows every problem with its p
 });
 
 test("a game set up side by side hands out a secret link per person and the spectators' link", async () => {
-  const { page, context, errors } = await newPage(browser);
-  await page.goto(server.url);
+  const { page, context, errors } = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.waitForSelector("#ruleset option", { state: "attached" });
   await page.selectOption("#ruleset", "movement");
   await page.selectOption("#red", "human");
@@ -55,8 +42,8 @@ test("a game set up side by side hands out a secret link per person and the spec
 });
 
 test("the referee answers an example question, its rules as badges", async () => {
-  const { page, context, errors } = await newPage(browser);
-  await page.goto(server.url);
+  const { page, context, errors } = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.waitForSelector(".referee-ruleset option", { state: "attached" });
   await page.selectOption(".referee-ruleset", "movement");
   await page.waitForSelector(".referee-example option:nth-child(2)", { state: "attached" });

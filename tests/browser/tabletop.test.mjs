@@ -1,28 +1,15 @@
 // The browser tabletop end to end: a real server, Debian's Chromium, real games. Each test
 // plays its own game; screenshots of every step go to target/browser-artifacts/.
 
-import { test, before, after } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  startServer, launch, newPage, shot, createGame, version, versionAbove, commandable,
+  serverAndBrowser, newPage, shot, createGame, version, versionAbove, commandable,
   pieceCentre, piecePlace, dragPiece,
 } from "./harness.mjs";
 
-/** @type {{ url: string, stop: () => Promise<void> }} */
-let server;
-/** @type {import("playwright-core").Browser} */
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /**
  * Waits until the page says it is this side's turn and its controls have come.
@@ -77,8 +64,8 @@ async function endPhase(page) {
 }
 
 test("O/THW against the computer: drag a unit to a square, the computer answers", async () => {
-  const { page, context, errors } = await newPage(browser);
-  await page.goto(server.url);
+  const { page, context, errors } = await newPage(env.browser);
+  await page.goto(env.server.url);
   await page.selectOption("#ruleset", "othw");
   await page.selectOption("#scenario", "open_field");
   await page.selectOption("#my-side", "red");
@@ -116,8 +103,8 @@ test("O/THW against the computer: drag a unit to a square, the computer answers"
  */
 async function openActingSide(game) {
   for (const seat of game.seats) {
-    const { page, context, errors } = await newPage(browser);
-    await page.goto(server.url + seat.link);
+    const { page, context, errors } = await newPage(env.browser);
+    await page.goto(env.server.url + seat.link);
     await page.waitForSelector("#status:not(:empty)");
     await page.waitForFunction(() => /to act|waiting for|may act/.test(document.querySelector("#status")?.textContent ?? ""));
     if ((await page.textContent("#status"))?.includes("(you)")) {
@@ -152,7 +139,7 @@ async function dragToAllowedSpot(page) {
 }
 
 test("movement: a free drag shows the measured path, dropping moves the unit, undo takes it back", async () => {
-  const game = await createGame(server.url, { ruleset: "movement", scenario: "ford", red: "human", blue: "human" });
+  const game = await createGame(env.server.url, { ruleset: "movement", scenario: "ford", red: "human", blue: "human" });
   const { page, context, errors } = await openActingSide(game);
   await shot(page, "b1-ford");
   const v0 = await version(page);
@@ -177,12 +164,12 @@ test("movement: a free drag shows the measured path, dropping moves the unit, un
 });
 
 test("two people play each other, each sees the other's move", async () => {
-  const game = await createGame(server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "human" });
+  const game = await createGame(env.server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "human" });
   const a = await openActingSide(game);
   const otherSeat = game.seats.find((s) => s.side !== a.side);
   assert.ok(otherSeat);
-  const b = await newPage(browser);
-  await b.page.goto(server.url + otherSeat.link);
+  const b = await newPage(env.browser);
+  await b.page.goto(env.server.url + otherSeat.link);
   await b.page.waitForSelector("#status:not(:empty)");
   const v0 = await version(a.page);
   const bLines = await logLines(b.page);
@@ -204,7 +191,7 @@ test("two people play each other, each sees the other's move", async () => {
 });
 
 test("a move the rules refuse shows its rule ID and changes nothing", async () => {
-  const game = await createGame(server.url, { ruleset: "movement", scenario: "ford", red: "human", blue: "human" });
+  const game = await createGame(env.server.url, { ruleset: "movement", scenario: "ford", red: "human", blue: "human" });
   const { page, context } = await openActingSide(game);
   const v0 = await version(page);
   const [unit] = await commandable(page);
@@ -229,7 +216,7 @@ test("a move the rules refuse shows its rule ID and changes nothing", async () =
 });
 
 test("a command the server refuses shows its rule ID in the banner and the log, and changes nothing", async () => {
-  const game = await createGame(server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "human" });
+  const game = await createGame(env.server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "human" });
   const { page, context } = await openActingSide(game);
   await myTurn(page);
   const v0 = await version(page);
@@ -256,9 +243,9 @@ test("a command the server refuses shows its rule ID in the banner and the log, 
 });
 
 test("a spectator sees the table and the log but no controls", async () => {
-  const game = await createGame(server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "scripted" });
-  const { page, context, errors } = await newPage(browser);
-  await page.goto(server.url + game.spectator);
+  const game = await createGame(env.server.url, { ruleset: "othw", scenario: "open_field", red: "human", blue: "scripted" });
+  const { page, context, errors } = await newPage(env.browser);
+  await page.goto(env.server.url + game.spectator);
   await page.waitForSelector("#table g.piece");
   await page.waitForFunction(() => document.querySelector("#role")?.textContent === "watching");
   await shot(page, "e1-spectator");
@@ -280,16 +267,16 @@ test("a spectator sees the table and the log but no controls", async () => {
 });
 
 test("the replay viewer steps through a finished game and the record downloads", async () => {
-  const game = await createGame(server.url, { ruleset: "othw", scenario: "open_field", red: "scripted", blue: "scripted" });
+  const game = await createGame(env.server.url, { ruleset: "othw", scenario: "open_field", red: "scripted", blue: "scripted" });
   const deadline = Date.now() + 120000;
   for (;;) {
-    const info = await (await fetch(`${server.url}/api/games/${game.id}`)).json();
+    const info = await (await fetch(`${env.server.url}/api/games/${game.id}`)).json();
     if (info.finished) break;
     assert.ok(Date.now() < deadline, "the bots finish the battle in two minutes");
     await new Promise((ok) => setTimeout(ok, 500));
   }
-  const { page, context, errors } = await newPage(browser);
-  await page.goto(server.url + game.spectator);
+  const { page, context, errors } = await newPage(env.browser);
+  await page.goto(env.server.url + game.spectator);
   await page.waitForSelector(".outcome a.replay-link");
   await shot(page, "f1-finished");
   await page.click(".outcome a.replay-link");
@@ -315,11 +302,11 @@ test("the replay viewer steps through a finished game and the record downloads",
 });
 
 test("WRG 1969: orders drafted from the units' menus and a dragged plan, each sent whole", async () => {
-  const game = await createGame(server.url, { ruleset: "wrg1969", scenario: "the_ford", red: "human", blue: "scripted" });
+  const game = await createGame(env.server.url, { ruleset: "wrg1969", scenario: "the_ford", red: "human", blue: "scripted" });
   const seat = game.seats.find((s) => s.side === "red");
   assert.ok(seat);
-  const { page, context, errors } = await newPage(browser);
-  await page.goto(server.url + seat.link);
+  const { page, context, errors } = await newPage(env.browser);
+  await page.goto(env.server.url + seat.link);
   await myTurn(page);
   // The written orders: one unit's order changed, the rest as they stand.
   const [first] = await commandable(page);
