@@ -136,6 +136,19 @@ export async function version(page) {
 }
 
 /**
+ * Waits until the table and the controls show the state the page is at (no redraw pending).
+ * @param {import("playwright-core").Page} page
+ */
+export async function settled(page, timeout = 30000) {
+  await page.waitForFunction(() => {
+    const v = document.querySelector("#version")?.textContent?.match(/version (\d+)/)?.[1];
+    const shown = (/** @type {HTMLElement | null} */ (document.querySelector("#table")))?.dataset.version;
+    const controls = (/** @type {HTMLElement | null} */ (document.querySelector("#controls")))?.dataset.version;
+    return v !== undefined && shown === v && (controls === undefined || controls === v);
+  }, null, { timeout });
+}
+
+/**
  * Waits until the page's version is above `v`.
  * @param {import("playwright-core").Page} page
  * @param {number} v
@@ -155,11 +168,15 @@ export async function versionAbove(page, v, timeout = 30000) {
  * @param {string} unit
  */
 export async function pieceCentre(page, unit) {
-  const body = page.locator(`#table g.piece[data-unit="${unit}"] .body`);
-  await body.waitFor({ state: "visible", timeout: 5000 });
-  const box = await body.boundingBox();
-  if (!box) throw new Error(`no piece ${unit}`);
-  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  // The table may be redrawn while we look (a new state): look again.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const body = page.locator(`#table g.piece[data-unit="${unit}"] .body`);
+    await body.waitFor({ state: "visible", timeout: 5000 });
+    const box = await body.boundingBox().catch(() => null);
+    if (box) return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`no piece ${unit}`);
 }
 
 /**

@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
-  serverAndBrowser, newPage, shot, createGame, version, versionAbove, commandable,
+  serverAndBrowser, newPage, shot, createGame, version, versionAbove, settled, commandable,
   pieceCentre, piecePlace, dragPiece,
 } from "./harness.mjs";
 
@@ -18,6 +18,7 @@ const env = serverAndBrowser();
 async function myTurn(page, timeout = 60000) {
   await page.waitForFunction(() => document.querySelector("#status")?.textContent?.includes("(you)")
     && document.querySelector("#controls .prompt") !== null, null, { timeout });
+  await settled(page, timeout);
 }
 
 /** @param {import("playwright-core").Page} page */
@@ -320,6 +321,7 @@ test("WRG 1969: orders drafted from the units' menus and a dragged plan, each se
   await versionAbove(page, v0);
   // The period's plan: a unit dragged where it is to go, the move put into the plan.
   await page.waitForFunction(() => /plan/.test(document.querySelector("#controls .prompt")?.textContent ?? ""));
+  await settled(page);
   const unit = await dragToAllowedSpot(page);
   await page.mouse.up();
   await page.waitForSelector("#controls .draft .choices li");

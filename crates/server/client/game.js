@@ -132,11 +132,14 @@ export function game(id, token) {
       case "scene":
         if (table.draw(/** @type {Scene} */ (/** @type {unknown} */ (m.scene)))) view.fit();
         decorate();
+        // Which state the table shows (tests and scripts wait for it to catch up).
+        $("table").dataset.version = String(m.version);
         break;
       case "controls":
         if (m.version === version) {
           panel.update(m.version, m.controls);
           decorate();
+          $("controls").dataset.version = String(m.version);
         }
         break;
       case "measured":
