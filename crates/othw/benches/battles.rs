@@ -8,7 +8,7 @@
 use othw::Othw;
 use othw::bot::Scripted;
 use std::sync::LazyLock;
-use tabletop::dice::{DiceSource, Die, SeededDice};
+use tabletop::dice::CountingDice;
 use tabletop::rules::{Actor, RuleSet};
 
 fn main() {
@@ -24,19 +24,6 @@ fn main() {
     divan::main();
 }
 
-/// Seeded dice that count the dice rolled.
-struct Counting {
-    dice: SeededDice,
-    rolled: u64,
-}
-
-impl DiceSource for Counting {
-    fn face(&mut self, die: Die) -> u8 {
-        self.rolled += 1;
-        self.dice.face(die)
-    }
-}
-
 static RULES: LazyLock<Othw> = LazyLock::new(Othw::new);
 static SCENARIO: LazyLock<othw::Scenario> = LazyLock::new(|| {
     let text = include_str!("../../../scenarios/othw/open_field.toml");
@@ -46,7 +33,7 @@ static SCENARIO: LazyLock<othw::Scenario> = LazyLock::new(|| {
 /// Plays battle `seed` between two scripted players; returns (commands, dice).
 fn battle(seed: u64, bots: &mut [Scripted; 2]) -> (u64, u64) {
     let r = &*RULES;
-    let mut dice = Counting { dice: SeededDice::new(seed), rolled: 0 };
+    let mut dice = CountingDice::new(seed);
     let (mut st, _) = r.setup(&SCENARIO, &mut dice);
     let mut commands = 0;
     while st.outcome.is_none() {

@@ -11,21 +11,8 @@
 
 use othw::Othw;
 use othw::bot::Scripted;
-use tabletop::dice::{DiceSource, Die, SeededDice};
+use tabletop::dice::{CountingDice, SeededDice};
 use tabletop::rules::{Actor, RuleSet};
-
-/// Seeded dice that count the dice rolled.
-struct Counting {
-    dice: SeededDice,
-    rolled: u64,
-}
-
-impl DiceSource for Counting {
-    fn face(&mut self, die: Die) -> u8 {
-        self.rolled += 1;
-        self.dice.face(die)
-    }
-}
 
 /// The CPU time of this process so far, in seconds (wall time where it is not available).
 fn cpu_seconds(wall: std::time::Instant) -> f64 {
@@ -59,7 +46,7 @@ fn main() {
         let cpu0 = cpu_seconds(wall);
         let (mut commands, mut rolled) = (0u64, 0u64);
         for seed in (0..rounds).flat_map(|_| 1..=n) {
-            let mut dice = Counting { dice: SeededDice::new(seed), rolled: 0 };
+            let mut dice = CountingDice::new(seed);
             let mut pick = SeededDice::new(seed ^ 99);
             let (mut st, _) = r.setup(&sc, &mut dice);
             while st.outcome.is_none() {

@@ -155,6 +155,29 @@ impl DiceSource for SeededDice {
     }
 }
 
+/// Seeded dice that count the dice they roll, for benchmarks that report dice per second.
+#[derive(Clone, Debug)]
+pub struct CountingDice {
+    /// The generator.
+    pub dice: SeededDice,
+    /// Dice rolled so far.
+    pub rolled: u64,
+}
+
+impl CountingDice {
+    /// Counting dice from a seed.
+    pub fn new(seed: u64) -> CountingDice {
+        CountingDice { dice: SeededDice::new(seed), rolled: 0 }
+    }
+}
+
+impl DiceSource for CountingDice {
+    fn face(&mut self, die: Die) -> u8 {
+        self.rolled += 1;
+        self.dice.face(die)
+    }
+}
+
 /// Dice that show a fixed script of face values, for tests and for the referee, where a
 /// tabletop player enters the dice actually rolled. Running out of script, or a value the die
 /// cannot show, is a programming error in a test and panics with a clear message.

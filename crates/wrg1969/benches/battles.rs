@@ -6,26 +6,13 @@
 //! Run with `cargo bench -p wrg1969 --bench battles`.
 
 use std::sync::LazyLock;
-use tabletop::dice::{DiceSource, Die, SeededDice};
+use tabletop::dice::{CountingDice, SeededDice};
 use tabletop::rules::{Actor, RuleSet};
 use wrg1969::Wrg1969;
 use wrg1969::bot::Scripted;
 
 fn main() {
     divan::main();
-}
-
-/// Seeded dice that count the dice rolled.
-struct Counting {
-    dice: SeededDice,
-    rolled: u64,
-}
-
-impl DiceSource for Counting {
-    fn face(&mut self, die: Die) -> u8 {
-        self.rolled += 1;
-        self.dice.face(die)
-    }
 }
 
 static RULES: LazyLock<Wrg1969> = LazyLock::new(Wrg1969::new);
@@ -37,7 +24,7 @@ static SCENARIO: LazyLock<wrg1969::scenario::Scenario> = LazyLock::new(|| {
 /// Plays battle `seed` between two scripted generals; returns (commands, dice).
 fn battle(seed: u64) -> (u64, u64) {
     let r = &*RULES;
-    let mut dice = Counting { dice: SeededDice::new(seed), rolled: 0 };
+    let mut dice = CountingDice::new(seed);
     let mut rng = SeededDice::new(seed ^ 0x5eed);
     let (mut st, _) = r.setup(&SCENARIO, &mut dice);
     let mut commands = 0;
