@@ -5,12 +5,13 @@
 use crate::actor::{GameActor, GameHandle, Msg, Shared};
 use crate::guard::guard;
 use crate::protocol::{ApiError, CreateGame, Created, SeatLink, SideName};
-use crate::scenarios::{Scenarios, declared_ruleset};
+use crate::scenarios::Scenarios;
 use crate::store::{StoreError, StoredGame, StoredPlayer, now_ms};
 use crate::token;
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::Arc;
+use tabletop::diagnostics::declared_ruleset;
 use tabletop::host::{BotSpec, HostedGame, HostedRuleSet};
 use tabletop::{Record, Side, Source};
 use tokio::task::JoinHandle;

@@ -116,23 +116,6 @@ fn ready(path: &str, text: &str) -> Option<ReadyScenario> {
     })
 }
 
-/// The value of a top-level `ruleset = "…"` line before the first table header (as the CLI
-/// reads it), so an uploaded file names its own rule set.
-pub fn declared_ruleset(text: &str) -> Option<String> {
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            return None;
-        }
-        if let Some(rest) = t.strip_prefix("ruleset") {
-            let rest = rest.trim_start().strip_prefix('=')?.trim();
-            let value = rest.split('#').next()?.trim().trim_matches('"').trim_matches('\'');
-            return (!value.is_empty()).then(|| value.to_string());
-        }
-    }
-    None
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,12 +135,5 @@ mod tests {
             Scenarios::from_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios"))
                 .unwrap();
         assert_eq!(on_disk.all(), s.all());
-    }
-
-    #[test]
-    fn finds_the_declared_ruleset() {
-        assert_eq!(declared_ruleset("# c\nruleset = \"othw\" # x\n"), Some("othw".into()));
-        assert_eq!(declared_ruleset("[table]\nruleset = \"othw\"\n"), None);
-        assert_eq!(declared_ruleset("rulesets = 3\n"), None);
     }
 }

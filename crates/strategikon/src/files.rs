@@ -5,6 +5,8 @@ use std::path::Path;
 use tabletop::host::{HostedRuleSet, Registry};
 use tabletop::{Record, Source};
 
+pub use tabletop::diagnostics::{declared_ruleset, top_level_string};
+
 /// What a file on the command line holds.
 pub enum Loaded<'r> {
     /// A scenario (TOML) for a rule set.
@@ -55,38 +57,4 @@ pub fn load<'r>(path: &Path, registry: &'r Registry) -> anyhow::Result<Loaded<'r
         return Ok(Loaded::Scenario(rules, Source::new(name, text)));
     }
     bail!("{name}: unknown rule set '{id}' (known: {})", registry.ids())
-}
-
-/// The value of a top-level `ruleset = "…"` line, if the file has one. Read line by line so that
-/// a file with syntax errors elsewhere still finds its rule set and gets its full diagnostics.
-pub fn declared_ruleset(text: &str) -> Option<String> {
-    top_level_string(text, "ruleset")
-}
-
-/// The value of a top-level `key = "…"` line before the first table header, read line by line.
-pub fn top_level_string(text: &str, key: &str) -> Option<String> {
-    for line in text.lines() {
-        let t = line.trim();
-        if t.starts_with('[') {
-            return None;
-        }
-        if let Some(rest) = t.strip_prefix(key) {
-            let rest = rest.trim_start().strip_prefix('=')?.trim();
-            let value = rest.split('#').next()?.trim().trim_matches('"').trim_matches('\'');
-            return (!value.is_empty()).then(|| value.to_string());
-        }
-    }
-    None
-}
-
-#[cfg(test)]
-mod tests {
-    use super::declared_ruleset;
-
-    #[test]
-    fn finds_the_top_level_ruleset_key_only() {
-        assert_eq!(declared_ruleset("# c\nruleset = \"movement\" # x\n"), Some("movement".into()));
-        assert_eq!(declared_ruleset("[table]\nruleset = \"movement\"\n"), None);
-        assert_eq!(declared_ruleset("rulesets = 3\n"), None);
-    }
 }

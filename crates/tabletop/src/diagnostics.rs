@@ -994,3 +994,39 @@ impl<'d> Problems<'d> {
         Err(Diagnostics(out))
     }
 }
+
+/// The value of a top-level `ruleset = "…"` line of a scenario file, if it has one: how an
+/// uploaded or named file says which rule set reads it.
+pub fn declared_ruleset(text: &str) -> Option<String> {
+    top_level_string(text, "ruleset")
+}
+
+/// The value of a top-level `key = "…"` line before the first table header. Read line by line,
+/// not parsed, so that a file with syntax errors elsewhere still names its rule set and then gets
+/// its full diagnostics.
+pub fn top_level_string(text: &str, key: &str) -> Option<String> {
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with('[') {
+            return None;
+        }
+        if let Some(rest) = t.strip_prefix(key) {
+            let rest = rest.trim_start().strip_prefix('=')?.trim();
+            let value = rest.split('#').next()?.trim().trim_matches('"').trim_matches('\'');
+            return (!value.is_empty()).then(|| value.to_string());
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod header_tests {
+    use super::declared_ruleset;
+
+    #[test]
+    fn finds_the_top_level_ruleset_key_only() {
+        assert_eq!(declared_ruleset("# c\nruleset = \"movement\" # x\n"), Some("movement".into()));
+        assert_eq!(declared_ruleset("[table]\nruleset = \"movement\"\n"), None);
+        assert_eq!(declared_ruleset("rulesets = 3\n"), None);
+    }
+}
