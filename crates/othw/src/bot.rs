@@ -62,6 +62,8 @@
 //! - The maps (distance to the nearest enemy, enemies that could reach each cell) are kept
 //!   while the enemy's units stay as they were.
 
+mod cells;
+
 use crate::Othw;
 use crate::combat::{Aspect, aspect};
 use crate::data::UnitType;
@@ -69,6 +71,7 @@ use crate::duel::{DuelGeneral, Fighter};
 use crate::legal::{NO_CELL, Reach, Scratch, Tables};
 use crate::state::{Board, Command, EMPTY, Orders, State, Status, Unit, UnitId, flags};
 use bots::{Bot, BotError};
+use cells::Cells;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tabletop::SeededDice;
@@ -402,9 +405,8 @@ struct Maps {
     now: Vec<u128>,
     /// Counts the times the maps were made (plans made with other maps are stale).
     generation: u64,
-    /// For the bitboards: the grid's columns and rows, and its cells off the west and the
-    /// east edge.
-    edges: ((i32, i32), u128, u128),
+    /// The board's shape for sets of cells as bits, when the maps were made on bitboards.
+    cells: Option<Cells>,
     /// The diamonds of cells around each cell, by centre and size (below [`DIAMONDS`]), once
     /// worked out (0 until then).
     diamonds: Vec<u128>,
@@ -455,10 +457,19 @@ impl Maps {
         // The board is kept, so that its address identifies it while the maps stand.
         self.made_for = Some((side, st.board.clone(), list));
         self.generation += 1;
-        if bits && cols > 0 && n == (cols * rows) as usize && n <= 128 {
-            self.fill_bits(st, side, cols, rows);
-            return;
+        if bits && n == (cols * rows) as usize {
+            let same = self.cells.filter(|c| (c.cols, c.rows) == (cols, rows));
+            if let Some(c) = same.or_else(|| Cells::new(cols, rows)) {
+                if same.is_none() {
+                    self.diamonds.clear();
+                    self.diamonds.resize(n * DIAMONDS as usize, 0);
+                }
+                self.cells = Some(c);
+                self.fill_bits(st, side, c);
+                return;
+            }
         }
+        self.cells = None;
         // Per cell: how many enemies could reach it.
         let mut reachable = vec![0u8; n];
         let mut any = false;
@@ -506,27 +517,9 @@ impl Maps {
 
     /// [`Maps::fill`]'s work on a board of at most 128 cells, on bitboards (a bit a cell, in
     /// index order): the same maps, without walking every cell for every enemy.
-    fn fill_bits(&mut self, st: &State, side: Side, cols: i32, rows: i32) {
+    fn fill_bits(&mut self, st: &State, side: Side, shape: Cells) {
+        let Cells { cols, rows, full, .. } = shape;
         let n = (cols * rows) as usize;
-        let full = if n == 128 { !0u128 } else { (1u128 << n) - 1 };
-        if self.edges.0 != (cols, rows) {
-            // The cells off the west and east columns.
-            let (mut west, mut east) = (0u128, 0u128);
-            for i in 0..n {
-                let c = i as i32 % cols;
-                if c != 0 {
-                    west |= 1 << i;
-                }
-                if c != cols - 1 {
-                    east |= 1 << i;
-                }
-            }
-            self.edges = ((cols, rows), west, east);
-            self.diamonds.clear();
-            self.diamonds.resize(n * DIAMONDS as usize, 0);
-        }
-        let (_, west, east) = self.edges;
-        let step = cols as u32;
         let mut sources = 0u128;
         // Cells that one enemy, and two or more, could reach.
         let (mut one, mut two) = (0u128, 0u128);
@@ -607,11 +600,7 @@ impl Maps {
         let mut seen = sources;
         let mut k = 0u8;
         while seen != full {
-            let grown = seen
-                | (seen & east) << 1
-                | (seen & west) >> 1
-                | (seen << step) & full
-                | seen >> step;
+            let grown = shape.around(seen);
             let ring = grown & !seen;
             k = k.saturating_add(1).min(254);
             set(&mut self.dist, ring, k);
@@ -1092,7 +1081,7 @@ impl Scripted {
             return Some((Command::EndPhase, 0.0));
         }
         self.maps.fill(st, side);
-        self.memory.refresh(r, st, side, self.maps.generation, &self.weights);
+        self.memory.refresh(r, st, side, &self.maps, &self.weights);
         self.odds.begin();
         self.valuer.begin(&self.weights);
         let group = self.group_advance(r, st, side);
@@ -1277,6 +1266,9 @@ fn plan(
             && ceiling - approach * f64::from(lo) - here < min - 1e-9
             && (moved || !attack_within(st, u, u32::from(steps) + 1))
         {
+            // It looked at the squares within its move and one more.
+            let shape = cx.maps.cells;
+            kept.reads = shape.map_or(0, |c| c.grow(c.at(x.pos), u32::from(steps) + 1));
             return None;
         }
     }
@@ -1284,7 +1276,11 @@ fn plan(
         r.reach_into(st, u, !moved, work.scratch, &mut kept.reach);
         kept.reach_ok = true;
         kept.with_attacks = !moved;
+        kept.looked = cx.maps.cells.map_or(0, |c| c.around(kept.reach.stepped));
     }
+    // It looks at what the search looked at (the ends and their neighbours, the attacks'
+    // targets, its own square's neighbours), and no further.
+    kept.reads = kept.looked;
     let mut mine: Option<(Command, f64)> = None;
     let beats = |mine: &Option<(Command, f64)>, v: f64| mine.as_ref().is_none_or(|m| v > m.1);
     let side = x.side;
@@ -1359,8 +1355,10 @@ struct Seen {
     occ: Vec<u8>,
     looks: Vec<Look>,
     generals: Option<Generals>,
-    /// The maps' generation (see `Maps::generation`).
+    /// The maps' generation (see `Maps::generation`), and the maps.
     maps: Option<u64>,
+    dist: Vec<u8>,
+    open: Vec<u8>,
 }
 
 /// One unit's evaluation, kept from one decision to the next while nothing it looks at has
@@ -1372,23 +1370,34 @@ struct Kept {
     reach: Reach,
     reach_ok: bool,
     with_attacks: bool,
+    /// The squares the search looked at (those it stood on and their neighbours), as bits,
+    /// when the maps are kept as bitboards.
+    looked: u128,
     /// The unit's best action and its value (the first best of its attacks, then its moves),
     /// or none worth anything, when `plan_ok`; worked out for a unit that had moved when
     /// `moved`.
     plan: Option<(Command, f64)>,
     plan_ok: bool,
     moved: bool,
+    /// The squares the plan looked at (their occupants, those units, and the maps there), as
+    /// bits, when the maps are kept as bitboards.
+    reads: u128,
 }
 
 /// The scripted player's memory between decisions: each side's last view of the state, and
 /// each unit's kept evaluation.
 ///
 /// A unit's evaluation looks only at squares within its move and one more (where it can end,
-/// whom it can attack, and their neighbours), at the per-cell maps, at the generals and at
-/// the weights. Before a decision the state is compared with the side's last view: a unit
+/// whom it can attack, and their neighbours), at the per-cell maps there, at the generals and
+/// at the weights. Before a decision the state is compared with the side's last view: a unit
 /// changed (moved, turned, hit, broken, gone) marks its old and new squares, a changed cell
-/// marks itself, and every unit within reach of a marked square is worked out again; new
-/// maps, other generals or orders, or new weights redo every unit's plan.
+/// marks itself, and every unit whose evaluation looked at a marked square is worked out
+/// again, as is every plan that looked at a cell whose maps changed; other generals or
+/// orders, or new weights, redo every unit's plan.
+///
+/// On a board of up to 128 cells what each search and plan looked at is kept to the square
+/// (as bits); on a larger one, every square within the unit's move and one more counts, and
+/// new maps redo every plan.
 #[derive(Clone, Debug, Default)]
 struct Memory {
     board: Option<Arc<Board>>,
@@ -1408,7 +1417,7 @@ const MARKED_MAX: usize = 32;
 
 impl Memory {
     /// Compares the state with the last view of `side` and forgets what it changed.
-    fn refresh(&mut self, r: &Othw, st: &State, side: Side, maps: u64, w: &Weights) {
+    fn refresh(&mut self, r: &Othw, st: &State, side: Side, maps: &Maps, w: &Weights) {
         let mv = &r.data.rules.movement;
         let movement = (mv.step_cost, mv.turn_cost, mv.restricted_points);
         let same_board = self.board.as_ref().is_some_and(|b| Arc::ptr_eq(b, &st.board));
@@ -1429,13 +1438,32 @@ impl Memory {
         }
         let seen = self.seen[side.index()].get_or_insert_with(Seen::default);
         let now = generals(st);
-        let plans_stand = seen.maps == Some(maps) && seen.generals == Some(now);
-        seen.maps = Some(maps);
+        let generals_stand = seen.generals == Some(now);
         seen.generals = Some(now);
+        // With the maps on bitboards, the cells where they changed (`redrawn`); else whether
+        // they stand at all.
+        let cells = maps.cells;
+        let maps_stand = seen.maps == Some(maps.generation);
+        let mut redrawn = 0u128;
+        if !maps_stand {
+            if cells.is_some() && seen.dist.len() == maps.dist.len() {
+                let was = seen.dist.iter().zip(&seen.open);
+                for (i, ((a, b), (c, d))) in was.zip(maps.dist.iter().zip(&maps.open)).enumerate() {
+                    if a != c || b != d {
+                        redrawn |= 1 << i;
+                    }
+                }
+            } else {
+                redrawn = !0;
+            }
+            seen.maps = Some(maps.generation);
+            seen.dist.clone_from(&maps.dist);
+            seen.open.clone_from(&maps.open);
+        }
         // Squares whose occupant changed, or where a unit changed what a search sees of it
-        // (its square, side, standing or specials): searches and plans near them are worked
-        // out again. Squares where a unit changed otherwise (its facing or strength): plans
-        // only. A unit that changed at all is worked out again.
+        // (its square, side, standing or specials): searches and plans that looked at them
+        // are worked out again. Squares where an enemy changed otherwise (its facing or
+        // strength): plans only. A unit that changed at all is worked out again.
         self.marked.clear();
         self.touched.clear();
         self.changed.clear();
@@ -1475,32 +1503,48 @@ impl Memory {
                 let any = seen_by_search || (a[1] ^ b[1]) | (a[2] ^ b[2]) != 0;
                 if any {
                     let was = CellPos::new(a[0] as u32 as i32, (a[0] >> 32) as u32 as i32);
-                    let list = if seen_by_search { &mut self.marked } else { &mut self.touched };
-                    list.push(was);
-                    list.push(x.pos);
+                    // Another unit's facing and numbers matter to a plan only for an enemy
+                    // (its attack odds, and the side it shows); a friend counts by its
+                    // standing alone.
+                    if seen_by_search {
+                        self.marked.extend([was, x.pos]);
+                    } else if x.side != side {
+                        self.touched.extend([was, x.pos]);
+                    }
                     self.changed.push(x.id);
                 }
             }
-            all = self.marked.len() + self.touched.len() > MARKED_MAX;
+            all = cells.is_none() && self.marked.len() + self.touched.len() > MARKED_MAX;
         }
         seen.occ.clone_from(&st.occ);
         if !looks_kept {
             seen.looks.clear();
             seen.looks.extend(st.units.iter().map(look));
         }
+        // On bitboards, the changed squares as bits.
+        let bits = |list: &[CellPos]| cells.map_or(0, |c| list.iter().fold(0, |b, &p| b | c.at(p)));
+        let (marked, touched) = (bits(&self.marked), bits(&self.touched));
         for (k, x) in self.kept.iter_mut().zip(&st.units) {
             if x.side != side {
                 continue;
             }
-            let reach = u32::from(x.m.max(mv.restricted_points) / mv.step_cost.max(1)) + 1;
-            let near = |list: &[CellPos]| list.iter().any(|p| p.manhattan(x.pos) <= reach);
-            if all || mv.step_cost == 0 || near(&self.marked) || self.changed.contains(&x.id) {
-                k.reach_ok = false;
-                k.plan_ok = false;
-            }
-            if !plans_stand || near(&self.touched) {
-                k.plan_ok = false;
-            }
+            let gone = all || mv.step_cost == 0 || self.changed.contains(&x.id);
+            let (search_stands, plan_stands) = match cells {
+                // What each looked at, to the square.
+                Some(_) => (
+                    !gone && k.looked & marked == 0,
+                    !gone && generals_stand && k.reads & (marked | touched | redrawn) == 0,
+                ),
+                // Else everything within its move and one more.
+                None => {
+                    let reach = u32::from(x.m.max(mv.restricted_points) / mv.step_cost.max(1)) + 1;
+                    let near = |list: &[CellPos]| list.iter().any(|p| p.manhattan(x.pos) <= reach);
+                    let search = !gone && !near(&self.marked);
+                    (search, search && generals_stand && maps_stand && !near(&self.touched))
+                }
+            };
+            k.reach_ok &= search_stands;
+            k.plan_ok &= plan_stands;
         }
     }
 }

@@ -17,6 +17,9 @@ pub struct Reach {
     /// Squares and facings from which it may fight the unit in front (standing or charging),
     /// with that unit.
     pub attacks: Vec<(CellPos, GridFacing, UnitId)>,
+    /// The squares the search stood on, as bits by cell index, on a board of at most 128
+    /// cells (0 on a larger one). What it looked at is these and their neighbours.
+    pub stepped: u128,
 }
 
 /// True when `mover` may step through `occupant` (OTHW-MOV-05, OTHW-TRT-10): friends only,
@@ -168,6 +171,7 @@ impl Othw {
     ) {
         out.ends.clear();
         out.attacks.clear();
+        out.stepped = 0;
         let Some(unit) = st.unit(u) else { return };
         let Scratch { cost, seen, round, queue, tables } = scratch;
         if !tables.sync(&st.board) || st.occ.len() != tables.nbr.len() {
@@ -216,6 +220,8 @@ impl Othw {
             if e & !0xff == mark { e as u8 } else { u8::MAX }
         };
         queue.clear();
+        // The squares stood on (by index modulo 128: kept only on boards of up to 128 cells).
+        let mut stepped = 0u128;
         let start_touched = restricted(start);
         if turn_cost == 0 {
             // Free turns: the facing never limits where the unit can go, so search squares
@@ -231,6 +237,7 @@ impl Othw {
                 if get(best, i * 2 + usize::from(t)) < c {
                     continue;
                 }
+                stepped |= 1 << (i & 127);
                 let occupant = occ[i];
                 let free_here = occupant == EMPTY || occupant == u;
                 let p = pos[i];
@@ -289,6 +296,7 @@ impl Othw {
                     }
                 }
             }
+            out.stepped = if cells <= 128 { stepped } else { 0 };
             return;
         }
         cost[(start * 4 + usize::from(start_facing)) * 2 + usize::from(start_touched)] = mark;
@@ -305,6 +313,7 @@ impl Othw {
             if get(cost, k) < c {
                 continue;
             }
+            stepped |= 1 << (i & 127);
             let occupant = occ[i];
             let free_here = occupant == EMPTY || occupant == u;
             let facing = GridFacing::ALL[f];
@@ -361,6 +370,7 @@ impl Othw {
                 queue.push((q as u16, f as u8, nt, nc));
             }
         }
+        out.stepped = if cells <= 128 { stepped } else { 0 };
     }
 
     /// Why a group move is illegal, or `None` when it is legal (OTHW-MOV-06, MOV-07, MOV-11).
