@@ -204,6 +204,42 @@ impl Othw {
         };
         let start_facing = unit.facing as u8;
         let cells = nbr.len();
+        let (lo, hi) = (m.min(rp), m.max(rp));
+        if turn_cost > 0 && step > 0 && turn_cost.max(step) <= lo && turn_cost.min(step) * 2 > hi {
+            // One action and no more (a turn, or a step ahead), whatever the terrain: the
+            // search's lists worked out directly, in its order. It would take the unit from
+            // its square facing as it does: an attack on the square in front, standing; then
+            // each other facing, in order; then the square ahead, when it may enter it, an end
+            // when empty.
+            let ahead = nbr[start][usize::from(start_facing)];
+            let facing = unit.facing;
+            if want_attacks && ahead != NO_CELL && target(occ[usize::from(ahead)]) {
+                out.attacks.push((unit.pos, facing, occ[usize::from(ahead)]));
+                if first {
+                    return;
+                }
+            }
+            for f in GridFacing::ALL {
+                if f != facing {
+                    out.ends.push((unit.pos, f));
+                    if first {
+                        return;
+                    }
+                }
+            }
+            let mut stepped = 1u128 << (start & 127);
+            if ahead != NO_CELL {
+                let q = usize::from(ahead);
+                if terrain[q] != CellTerrain::River && passable(occ[q]) {
+                    stepped |= 1 << (q & 127);
+                    if occ[q] == EMPTY {
+                        out.ends.push((pos[q], facing));
+                    }
+                }
+            }
+            out.stepped = if cells <= 128 { stepped } else { 0 };
+            return;
+        }
         // cost[(cell * 4 + facing) * 2 + touched] and seen[cell * 4 + facing], marked with
         // this search's round.
         *round = round.wrapping_add(1) & 0xff_ffff;
