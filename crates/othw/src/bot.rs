@@ -46,11 +46,13 @@
 //! never changes a choice:
 //!
 //! - **Plans are kept between decisions**. A unit's plan looks only at the squares within its
-//!   move and one more, at the per-cell maps, at the generals and at the weights. Before each
-//!   decision the state is compared with the side's last view of it, and only the units near a
-//!   change (or all of them, when the maps, the generals or the weights change) are worked out
-//!   again; a unit's search for its moves is kept longer still (it depends on the squares
-//!   alone). The general's plan is worked out only when it is needed.
+//!   move and one more, at the per-cell maps there, at the generals and at the weights. Each
+//!   search and plan keeps the squares it looked at (as bits, on boards of up to 128 cells).
+//!   Before each decision the state and the maps are compared with the side's last view of
+//!   them, and only the plans that looked at a changed square are worked out again (all of
+//!   them when the generals or the weights change); a unit's search for its moves is kept
+//!   longer still (it depends on who stands where alone). The general's plan is worked out
+//!   only when it is needed.
 //! - **Squares that cannot win are skipped**: two squares or more from the enemy, a square is
 //!   worth at most its approach term, the facing and two supports, so a unit whose every
 //!   reachable square falls short of the least gain is not even searched, and within a plan
@@ -1412,7 +1414,8 @@ struct Memory {
     changed: Vec<UnitId>,
 }
 
-/// More marked squares than this and every unit is worked out again.
+/// More marked squares than this and every unit is worked out again (on a board too big for
+/// squares as bits).
 const MARKED_MAX: usize = 32;
 
 impl Memory {

@@ -91,8 +91,26 @@ const PINNED: [(u64, u64, u64); 2] =
 /// search hands it states from anywhere in the tree, for either side).
 #[test]
 fn a_player_that_remembers_chooses_as_a_fresh_one() {
+    remembers_as_fresh(&ready("open_field.toml"));
+}
+
+/// The same on a board of 17 × 8 = 136 cells: too big for squares as bits, so the player
+/// works out again every unit within reach of a change.
+#[test]
+fn a_player_that_remembers_chooses_as_a_fresh_one_on_a_big_board() {
+    let text =
+        ready("open_field.toml").replacen("[scenario]", "[board]\ncols = 17\n\n[scenario]", 1);
+    let g = &load(&text).board.grid;
+    assert_eq!((g.cols, g.rows), (17, 8));
+    remembers_as_fresh(&text);
+}
+
+/// Asserts that a scripted player that keeps what it worked out between decisions chooses as
+/// a fresh one would, in states of a few battles of the scenario `text`, visited in several
+/// orders and with the weights changed now and then.
+fn remembers_as_fresh(text: &str) {
     let r = Othw::new();
-    let sc = load(&ready("open_field.toml"));
+    let sc = load(text);
     // States from a few battles, scripted against a uniform pick.
     let mut states = Vec::new();
     for seed in 1..=4 {
