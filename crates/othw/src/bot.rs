@@ -1450,12 +1450,8 @@ impl Memory {
         let mut redrawn = 0u128;
         if !maps_stand {
             if cells.is_some() && seen.dist.len() == maps.dist.len() {
-                let was = seen.dist.iter().zip(&seen.open);
-                for (i, ((a, b), (c, d))) in was.zip(maps.dist.iter().zip(&maps.open)).enumerate() {
-                    if a != c || b != d {
-                        redrawn |= 1 << i;
-                    }
-                }
+                redrawn = cells::differing(&seen.dist, &maps.dist)
+                    | cells::differing(&seen.open, &maps.open);
             } else {
                 redrawn = !0;
             }

@@ -69,6 +69,33 @@ impl Cells {
     }
 }
 
+/// The bytes of `x` that are not zero, as the low eight bits (bit `j` for byte `j`), without
+/// a branch: each byte's bits are gathered into its lowest, and a multiplication moves the
+/// eight lowest bits side by side into the top byte.
+fn nonzero_bytes(x: u64) -> u64 {
+    let mut t = x | x >> 4;
+    t |= t >> 2;
+    t |= t >> 1;
+    (t & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// The positions where `a` and `b` differ, as bits (both of the same length, at most 128).
+pub(super) fn differing(a: &[u8], b: &[u8]) -> u128 {
+    debug_assert!(a.len() == b.len() && a.len() <= 128, "cell maps of one board");
+    let word = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("eight bytes"));
+    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ta, tb) = (wa.remainder(), wb.remainder());
+    let mut bits = 0u128;
+    for (k, (x, y)) in wa.zip(wb).enumerate() {
+        bits |= u128::from(nonzero_bytes(word(x) ^ word(y))) << (8 * k);
+    }
+    let start = a.len() - ta.len();
+    for (j, (x, y)) in ta.iter().zip(tb).enumerate() {
+        bits |= u128::from(x != y) << (start + j);
+    }
+    bits
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -85,5 +112,19 @@ mod tests {
         assert_eq!(c.at(CellPos::new(3, 0)), 0);
         assert!(Cells::new(12, 11).is_none());
         assert_eq!(Cells::new(16, 8).map(|c| c.full), Some(!0));
+    }
+
+    #[test]
+    fn differing_bytes_by_position() {
+        let a: Vec<u8> = (0..100).collect();
+        let mut b = a.clone();
+        assert_eq!(differing(&a, &b), 0);
+        let at = [0, 7, 8, 9, 63, 64, 98, 99];
+        for (k, &i) in at.iter().enumerate() {
+            b[i] ^= 1 << (k % 8);
+        }
+        assert_eq!(differing(&a, &b), at.iter().fold(0u128, |m, &i| m | 1 << i));
+        assert_eq!(nonzero_bytes(u64::MAX), 0xff);
+        assert_eq!(nonzero_bytes(0x8000_0000_0000_0001), 0x81);
     }
 }
