@@ -154,18 +154,22 @@ impl Othw {
         scratch: &mut Scratch,
         out: &mut Reach,
     ) {
-        self.search(st, u, want_attacks, false, scratch, out);
+        self.search(st, u, want_attacks, false, true, scratch, out);
     }
 
     /// The search behind [`Othw::reach_into`]: over (square, facing, restricted terrain
     /// touched) by points spent, in breadth-first order, so that the lists come out in the
     /// same order however they are used. `first` stops at the first end or attack found.
+    /// `shortcut` lets a unit with one action's worth of points skip the search (the same
+    /// lists; the tests compare the two).
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         st: &State,
         u: UnitId,
         want_attacks: bool,
         first: bool,
+        shortcut: bool,
         scratch: &mut Scratch,
         out: &mut Reach,
     ) {
@@ -205,7 +209,12 @@ impl Othw {
         let start_facing = unit.facing as u8;
         let cells = nbr.len();
         let (lo, hi) = (m.min(rp), m.max(rp));
-        if turn_cost > 0 && step > 0 && turn_cost.max(step) <= lo && turn_cost.min(step) * 2 > hi {
+        if shortcut
+            && turn_cost > 0
+            && step > 0
+            && turn_cost.max(step) <= lo
+            && turn_cost.min(step) * 2 > hi
+        {
             // One action and no more (a turn, or a step ahead), whatever the terrain: the
             // search's lists worked out directly, in its order. It would take the unit from
             // its square facing as it does: an attack on the square in front, standing; then
@@ -694,7 +703,7 @@ impl Othw {
                 continue;
             }
             // Listing only the first action, the search stops at the first it finds.
-            self.search(st, u, !moved, first_only, scratch, reach);
+            self.search(st, u, !moved, first_only, true, scratch, reach);
             for &(to, facing) in &reach.ends {
                 out.push(Command::Move { unit: u, to, facing });
                 if first_only {
@@ -802,5 +811,54 @@ impl Othw {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabletop::dice::SeededDice;
+    use tabletop::rules::{Actor, RuleSet};
+
+    /// The shortcut for units with one action's worth of points gives the search's lists, in
+    /// its order, with and without attacks and when stopping at the first, on every ready
+    /// scenario (woods, fords, the river, hills) through battles of random commands.
+    #[test]
+    fn the_one_action_shortcut_is_the_search() {
+        let r = Othw::new();
+        let scenarios = [
+            include_str!("../../../scenarios/othw/open_field.toml"),
+            include_str!("../../../scenarios/othw/river_ford.toml"),
+            include_str!("../../../scenarios/othw/hills_woods.toml"),
+            include_str!("../../../scenarios/othw/generic.toml"),
+        ];
+        let (mut scratch, mut a, mut b) = (Scratch::default(), Reach::default(), Reach::default());
+        let mut shortcuts = 0;
+        for (k, text) in scenarios.into_iter().enumerate() {
+            let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("loads");
+            for seed in 1..=6 {
+                let mut dice = SeededDice::new(seed * 10 + k as u64);
+                let mut pick = SeededDice::new(seed);
+                let (mut st, _) = r.setup(&sc, &mut dice);
+                while st.outcome.is_none() {
+                    for u in 0..st.units.len() as UnitId {
+                        for (attacks, first) in [(true, false), (false, false), (true, true)] {
+                            r.search(&st, u, attacks, first, true, &mut scratch, &mut a);
+                            r.search(&st, u, attacks, first, false, &mut scratch, &mut b);
+                            assert_eq!(a, b, "unit {u}, attacks {attacks}, first {first}");
+                        }
+                        let x = &st.units[u as usize];
+                        shortcuts += usize::from(x.m == 1 && x.on_board());
+                    }
+                    let side = st.phasing;
+                    let legal = r.legal(&st, side);
+                    let c = &legal[pick.below(legal.len() as u32) as usize];
+                    for e in r.execute(&st, Actor::Side(side), c, &mut dice).expect("runs") {
+                        r.apply(&mut st, &e);
+                    }
+                }
+            }
+        }
+        assert!(shortcuts > 1000, "the shortcut was taken {shortcuts} times");
     }
 }
