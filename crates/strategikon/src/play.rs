@@ -11,14 +11,31 @@ use tabletop::{Actor, Outcome, Source};
 pub trait Watch {
     /// The game after set-up, before any command.
     fn started(&mut self, _game: &dyn HostedGame) {}
-    /// The game after a command, with the log lines it added.
+    /// The game after a command, with the log lines it added (none unless it
+    /// [`Watch::reads_lines`]).
     fn after(&mut self, _game: &dyn HostedGame, _lines: &[LogLine]) {}
+    /// Whether it reads the log lines: if not, the events are not narrated.
+    fn reads_lines(&self) -> bool {
+        true
+    }
+    /// Whether it keeps or checks the game's record: if not, the record's state hashes are
+    /// not worked out.
+    fn keeps_record(&self) -> bool {
+        true
+    }
 }
 
 /// Watches nothing.
 pub struct Blind;
 
-impl Watch for Blind {}
+impl Watch for Blind {
+    fn reads_lines(&self) -> bool {
+        false
+    }
+    fn keeps_record(&self) -> bool {
+        false
+    }
+}
 
 /// How a battle stopped.
 pub enum End {
@@ -40,6 +57,8 @@ pub fn play(
     watch: &mut dyn Watch,
 ) -> anyhow::Result<(Box<dyn HostedGame>, End)> {
     let mut game = rules.new_game(source, seed).map_err(|d| anyhow!("{d}"))?;
+    game.set_hashing(watch.keeps_record());
+    let narrate = watch.reads_lines();
     let mut rngs =
         [players::rng(seed, tabletop::Side::Red), players::rng(seed, tabletop::Side::Blue)];
     watch.started(game.as_ref());
@@ -61,7 +80,12 @@ pub fn play(
         let command = bot
             .choose(game.as_ref(), side, &mut rngs[side.index()])
             .map_err(|e| anyhow!("the {side} bot ({}): {e}", bot.describe()))?;
-        let lines = game.submit(Actor::Side(side), command.clone()).map_err(|r| {
+        let submitted = if narrate {
+            game.submit(Actor::Side(side), command.clone())
+        } else {
+            game.submit_quietly(Actor::Side(side), command.clone()).map(|()| Vec::new())
+        };
+        let lines = submitted.map_err(|r| {
             anyhow!(
                 "the {side} bot ({}) gave a command the rules refuse after {} commands: {command}: {r}",
                 bot.describe(),
@@ -69,5 +93,43 @@ pub fn play(
             )
         })?;
         watch.after(game.as_ref(), &lines);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::rulesets;
+    use tabletop::host::BotSpec;
+
+    /// Watches the lines, and keeps the record (the defaults).
+    struct Reading(usize);
+
+    impl Watch for Reading {
+        fn after(&mut self, _game: &dyn HostedGame, lines: &[LogLine]) {
+            self.0 += lines.len();
+        }
+    }
+
+    /// A blind battle (a simulation's) neither narrates nor hashes, and is the same battle.
+    #[test]
+    fn a_blind_battle_skips_the_narration_and_the_hashes_and_plays_the_same() {
+        let rules = rulesets().get("othw").expect("O/THW is hosted");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/othw/open_field.toml");
+        let source = Source::new(path, std::fs::read_to_string(path).expect("the scenario"));
+        let specs = [BotSpec::named("scripted"), BotSpec::named("scripted")];
+        let mut bots = players::make_pair(rules, &specs).expect("bots");
+        let mut reading = Reading(0);
+        let (seen, _) = play(rules, source.clone(), 3, &mut bots, 10_000, &mut reading).unwrap();
+        let mut bots = players::make_pair(rules, &specs).expect("bots");
+        let (blind, _) = play(rules, source, 3, &mut bots, 10_000, &mut Blind).unwrap();
+        assert!(reading.0 > 0, "the reading watch was given lines");
+        let (seen, blind) = (seen.record(), blind.record());
+        assert!(seen.commands.iter().all(|c| c.hash.is_some()));
+        assert!(blind.commands.iter().all(|c| c.hash.is_none()));
+        let commands = |r: &tabletop::game::Record| {
+            r.commands.iter().map(|c| c.command.clone()).collect::<Vec<_>>()
+        };
+        assert_eq!(commands(&seen), commands(&blind));
     }
 }

@@ -123,6 +123,8 @@ pub struct Game<R: RuleSet> {
     /// Whether each command drew from the dice (for undo: a command that rolled cannot be
     /// taken back).
     rolled: Vec<bool>,
+    /// Whether each recorded command carries the hash of the state after it.
+    hashing: bool,
 }
 
 impl<R: RuleSet> Clone for Game<R> {
@@ -138,6 +140,7 @@ impl<R: RuleSet> Clone for Game<R> {
             commands: self.commands.clone(),
             command_starts: self.command_starts.clone(),
             rolled: self.rolled.clone(),
+            hashing: self.hashing,
         }
     }
 }
@@ -164,7 +167,17 @@ impl<R: RuleSet> Game<R> {
             commands: Vec::new(),
             command_starts: Vec::new(),
             rolled: Vec::new(),
+            hashing: true,
         }
+    }
+
+    /// Whether each command's record carries the hash of the state after it (on at first).
+    /// The hash is what lets a replay find the first command where a record diverges; a
+    /// game whose record is never kept, such as one of a simulation's, can save the work,
+    /// which is most of a command's cost after the rules' own (the whole state is written
+    /// out to be hashed).
+    pub fn set_hashing(&mut self, on: bool) {
+        self.hashing = on;
     }
 
     /// The rules.
@@ -244,7 +257,7 @@ impl<R: RuleSet> Game<R> {
         self.command_starts.push(start);
         self.events.extend(events);
         let value = serde_json::to_value(&command).expect("commands always serialise");
-        let hash = Some(hash_hex(self.state_hash()));
+        let hash = self.hashing.then(|| hash_hex(self.state_hash()));
         self.commands.push(RecordedCommand { actor, command: value, hash });
         self.rolled.push(rolled);
         Ok(&self.events[start..])
@@ -298,7 +311,8 @@ impl<R: RuleSet> Game<R> {
             game.submit(rc.actor, cmd)
                 .map_err(|refusal| ReplayError::Refused { index, refusal })?;
             if let Some(recorded) = &rc.hash {
-                let actual = hash_hex(game.state_hash());
+                // The hash `submit` just recorded (the replaying game hashes every state).
+                let actual = game.commands.last().and_then(|c| c.hash.clone()).unwrap_or_default();
                 if &actual != recorded {
                     return Err(ReplayError::Diverged {
                         index,

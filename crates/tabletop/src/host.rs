@@ -171,6 +171,12 @@ pub trait HostedGame: Send {
     /// Checks and carries out a command given as JSON; returns the new log lines.
     fn submit(&mut self, actor: Actor, command: serde_json::Value)
     -> Result<Vec<LogLine>, Refusal>;
+    /// [`HostedGame::submit`] without narrating the new events (for a caller that does not
+    /// read them).
+    fn submit_quietly(&mut self, actor: Actor, command: serde_json::Value) -> Result<(), Refusal>;
+    /// Whether each recorded command carries the hash of the state after it
+    /// ([`Game::set_hashing`]).
+    fn set_hashing(&mut self, on: bool);
     /// Who must decide what now.
     fn pending(&self) -> Pending;
     /// The result, once over.
@@ -299,6 +305,12 @@ impl<R: RuleSet> HostedGame for Game<R> {
     ) -> Result<Vec<LogLine>, Refusal> {
         let events = self.submit_json(actor, command)?;
         Ok(events.iter().map(|e| e.narrate()).collect())
+    }
+    fn submit_quietly(&mut self, actor: Actor, command: serde_json::Value) -> Result<(), Refusal> {
+        self.submit_json(actor, command).map(|_| ())
+    }
+    fn set_hashing(&mut self, on: bool) {
+        Game::set_hashing(self, on)
     }
     fn pending(&self) -> Pending {
         Game::pending(self)
