@@ -461,7 +461,8 @@ fn battle(
     }
     let mut reporter = Reporter::new(!quiet, outputs.report.is_some(), outputs.view);
     let started = Instant::now();
-    let (game, end) = play(rules, source, seed, &mut bots, max_commands, &mut reporter)?;
+    let game = rules.new_game(source, seed).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let (game, end) = play(game, seed, &mut bots, max_commands, &mut reporter)?;
     let secs = started.elapsed().as_secs_f64();
     let n = game.command_count();
     let outcome = match &end {

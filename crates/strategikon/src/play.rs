@@ -3,9 +3,9 @@
 
 use crate::players;
 use anyhow::anyhow;
-use tabletop::host::{HostedBot, HostedGame, HostedRuleSet};
+use tabletop::host::{HostedBot, HostedGame};
 use tabletop::rules::LogLine;
-use tabletop::{Actor, Outcome, Source};
+use tabletop::{Actor, Outcome};
 
 /// Sees the battle as it is played.
 pub trait Watch {
@@ -45,18 +45,16 @@ pub enum End {
     Unfinished,
 }
 
-/// Plays the scenario with `seed` between the bots (red first) until the rules end it or
-/// `max_commands` have been given. A bot that proposes nothing or a refused command, or a game
+/// Plays `game`, just started with `seed`, between the bots (red first) until the rules end
+/// it or `max_commands` have been given. A bot that proposes nothing or a refused command, or a game
 /// where nobody may act but which is not over, is an error naming the side and the command.
 pub fn play(
-    rules: &dyn HostedRuleSet,
-    source: Source,
+    mut game: Box<dyn HostedGame>,
     seed: u64,
     bots: &mut [Box<dyn HostedBot>; 2],
     max_commands: usize,
     watch: &mut dyn Watch,
 ) -> anyhow::Result<(Box<dyn HostedGame>, End)> {
-    let mut game = rules.new_game(source, seed).map_err(|d| anyhow!("{d}"))?;
     game.set_hashing(watch.keeps_record());
     let narrate = watch.reads_lines();
     let mut rngs =
@@ -100,6 +98,7 @@ pub fn play(
 mod tests {
     use super::*;
     use crate::registry::rulesets;
+    use tabletop::Source;
     use tabletop::host::BotSpec;
 
     /// Watches the lines, and keeps the record (the defaults).
@@ -120,9 +119,11 @@ mod tests {
         let specs = [BotSpec::named("scripted"), BotSpec::named("scripted")];
         let mut bots = players::make_pair(rules, &specs).expect("bots");
         let mut reading = Reading(0);
-        let (seen, _) = play(rules, source.clone(), 3, &mut bots, 10_000, &mut reading).unwrap();
+        let game = rules.new_game(source.clone(), 3).expect("a game");
+        let (seen, _) = play(game, 3, &mut bots, 10_000, &mut reading).unwrap();
         let mut bots = players::make_pair(rules, &specs).expect("bots");
-        let (blind, _) = play(rules, source, 3, &mut bots, 10_000, &mut Blind).unwrap();
+        let game = rules.load(source).expect("the scenario").new_game(3);
+        let (blind, _) = play(game, 3, &mut bots, 10_000, &mut Blind).unwrap();
         assert!(reading.0 > 0, "the reading watch was given lines");
         let (seen, blind) = (seen.record(), blind.record());
         assert!(seen.commands.iter().all(|c| c.hash.is_some()));

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use tabletop::host::{BotSpec, HostedRuleSet};
+use tabletop::host::{BotSpec, HostedRuleSet, HostedScenario};
 use tabletop::{Side, Source, Viewer};
 
 /// What a simulation is asked to do.
@@ -50,13 +50,14 @@ pub struct GameResult {
 /// Plays game `index`.
 fn one(
     rules: &dyn HostedRuleSet,
-    source: &Source,
+    scenario: &dyn HostedScenario,
     config: &SimConfig,
     index: u64,
 ) -> anyhow::Result<GameResult> {
     let seed = config.seed.wrapping_add(index);
     let mut bots = players::make_pair(rules, &config.specs)?;
-    let (game, end) = play(rules, source.clone(), seed, &mut bots, config.max_commands, &mut Blind)
+    let game = scenario.new_game(seed);
+    let (game, end) = play(game, seed, &mut bots, config.max_commands, &mut Blind)
         .map_err(|e| {
             anyhow!(
                 "game {index} (seed {seed}): {e:#}\n(watch it with: strategikon battle {} --red {} --blue {} --seed {seed})",
@@ -87,7 +88,8 @@ pub fn run(
 ) -> anyhow::Result<(Vec<GameResult>, f64)> {
     // Refuse bad bots and bad scenarios before starting any thread.
     players::make_pair(rules, &config.specs)?;
-    rules.validate(source).map_err(|d| anyhow!("{d}"))?;
+    // The scenario is read once for every game.
+    let scenario = rules.load(source.clone()).map_err(|d| anyhow!("{d}"))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads)
         .build()
@@ -109,7 +111,7 @@ pub fn run(
         (0..config.games)
             .into_par_iter()
             .map(|i| {
-                let r = one(rules, source, config, i);
+                let r = one(rules, scenario.as_ref(), config, i);
                 bar.inc(1);
                 r
             })

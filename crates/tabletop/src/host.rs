@@ -157,6 +157,8 @@ pub trait HostedRuleSet: Send + Sync {
     fn validate(&self, source: &Source) -> Result<(), Diagnostics>;
     /// Starts a game.
     fn new_game(&self, source: Source, seed: u64) -> Result<Box<dyn HostedGame>, Diagnostics>;
+    /// Reads a scenario once, for starting many games of it ([`HostedScenario::new_game`]).
+    fn load(&self, source: Source) -> Result<Box<dyn HostedScenario>, Diagnostics>;
     /// Replays a record, checking every recorded state hash.
     fn replay(&self, record: &Record) -> Result<Box<dyn HostedGame>, ReplayError>;
     /// The bots that can command a side, in the order registered.
@@ -164,6 +166,27 @@ pub trait HostedRuleSet: Send + Sync {
     /// Makes the bot `spec` names; an unknown name or a bad parameter is an error message
     /// (an unknown name's message lists the known ones).
     fn new_bot(&self, spec: &BotSpec) -> Result<Box<dyn HostedBot>, String>;
+}
+
+/// A scenario read once, behind a trait object: games of it start without reading the file
+/// again (a simulation starts thousands).
+pub trait HostedScenario: Send + Sync {
+    /// Starts a game of it with `seed`, as [`HostedRuleSet::new_game`] would from its file.
+    fn new_game(&self, seed: u64) -> Box<dyn HostedGame>;
+}
+
+/// A scenario of rule set `R`, read.
+struct Loaded<R: RuleSet> {
+    rules: Arc<R>,
+    scenario: R::Scenario,
+    source: Source,
+}
+
+impl<R: RuleSet> HostedScenario for Loaded<R> {
+    fn new_game(&self, seed: u64) -> Box<dyn HostedGame> {
+        let (rules, scenario) = (self.rules.clone(), self.scenario.clone());
+        Box::new(Game::from_scenario(rules, scenario, self.source.clone(), seed))
+    }
 }
 
 /// A game behind a trait object.
@@ -272,6 +295,10 @@ impl<R: RuleSet> HostedRuleSet for Host<R> {
     }
     fn new_game(&self, source: Source, seed: u64) -> Result<Box<dyn HostedGame>, Diagnostics> {
         Ok(Box::new(Game::new(self.rules.clone(), source, seed)?))
+    }
+    fn load(&self, source: Source) -> Result<Box<dyn HostedScenario>, Diagnostics> {
+        let scenario = self.rules.load_scenario(&source)?;
+        Ok(Box::new(Loaded { rules: self.rules.clone(), scenario, source }))
     }
     fn replay(&self, record: &Record) -> Result<Box<dyn HostedGame>, ReplayError> {
         Ok(Box::new(Game::replay(self.rules.clone(), record)?))

@@ -305,6 +305,31 @@ fn hosted_games_speak_json() {
 }
 
 #[test]
+fn a_scenario_read_once_starts_the_games_its_file_would() {
+    use tabletop::host::{Host, Registry};
+    let mut reg = Registry::new();
+    reg.add(Box::new(Host::new(Race)));
+    let rules = reg.get("race").unwrap();
+    let source = Source::new("race.txt", "10");
+    let loaded = rules.load(source.clone()).unwrap();
+    for seed in [1, 4, 9] {
+        let (mut a, mut b) = (loaded.new_game(seed), rules.new_game(source.clone(), seed).unwrap());
+        let mut side = Side::Red;
+        while a.outcome().is_none() {
+            let roll = serde_json::json!("roll");
+            assert_eq!(
+                a.submit(Actor::Side(side), roll.clone()),
+                b.submit(Actor::Side(side), roll)
+            );
+            side = side.other();
+        }
+        assert_eq!(a.record(), b.record());
+        assert_eq!(a.state_hash(), b.state_hash());
+    }
+    assert!(rules.load(Source::new("bad.txt", "x")).is_err());
+}
+
+#[test]
 fn a_game_knows_which_commands_rolled_dice() {
     let mut g = start(5);
     g.submit(Actor::Side(Side::Red), RaceCommand::Rest).unwrap();
