@@ -46,8 +46,9 @@ pub enum End {
 }
 
 /// Plays `game`, just started with `seed`, between the bots (red first) until the rules end
-/// it or `max_commands` have been given. A bot that proposes nothing or a refused command, or a game
-/// where nobody may act but which is not over, is an error naming the side and the command.
+/// it or `max_commands` have been given. A bot that proposes nothing or a refused command, or
+/// a game where nobody may act but which is not over, is an error naming the side and the
+/// command.
 pub fn play(
     mut game: Box<dyn HostedGame>,
     seed: u64,
