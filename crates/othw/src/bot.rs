@@ -472,8 +472,9 @@ impl Maps {
             }
         }
         self.cells = None;
-        // Per cell: how many enemies could reach it.
-        let mut reachable = vec![0u8; n];
+        // Per cell: how many enemies could reach it, counted in `open` and then turned into
+        // the kinds.
+        self.open.fill(0);
         let mut any = false;
         for e in &st.units {
             if e.side == side || !is_fighting(e) {
@@ -493,17 +494,17 @@ impl Maps {
                 let (lo, hi) = ((e.pos.col - span).max(0), (e.pos.col + span).min(cols - 1));
                 if lo <= hi {
                     let row = (r * cols) as usize;
-                    for n in &mut reachable[row + lo as usize..=row + hi as usize] {
+                    for n in &mut self.open[row + lo as usize..=row + hi as usize] {
                         *n = n.saturating_add(1);
                     }
                 }
             }
         }
-        for ((o, &k), c) in self.open.iter_mut().zip(&reachable).zip(&g.cells) {
+        for (o, c) in self.open.iter_mut().zip(&g.cells) {
             *o = if c.terrain == CellTerrain::River {
                 Kind::Nothing
             } else {
-                match k {
+                match *o {
                     0 => Kind::Open0,
                     1 => Kind::Open1,
                     _ => Kind::Open2,
@@ -1169,11 +1170,11 @@ impl Scripted {
         };
         // Eligible units far from the enemy: a block that advances is two or more of them.
         let mut far = 0;
+        let mut far_ok = [false; 256];
         for x in &st.units {
             ok[x.id as usize] = eligible(x);
-            if ok[x.id as usize] && far_from_enemy(x.pos) {
-                far += 1;
-            }
+            far_ok[x.id as usize] = ok[x.id as usize] && far_from_enemy(x.pos);
+            far += usize::from(far_ok[x.id as usize]);
         }
         if far < 2 {
             return None;
@@ -1211,7 +1212,7 @@ impl Scripted {
         if block.len() < 2 {
             return None;
         }
-        if !block.iter().all(|&u| far_from_enemy(st.units[u as usize].pos)) {
+        if !block.iter().all(|&u| far_ok[u as usize]) {
             return None;
         }
         block.sort_unstable();
@@ -1456,8 +1457,14 @@ impl Memory {
                 redrawn = !0;
             }
             seen.maps = Some(maps.generation);
-            seen.dist.clone_from(&maps.dist);
-            seen.open.clone_from(&maps.open);
+            if cells.is_some() {
+                seen.dist.clone_from(&maps.dist);
+                seen.open.clone_from(&maps.open);
+            } else {
+                // Nothing to compare with: new maps redo every plan.
+                seen.dist.clear();
+                seen.open.clear();
+            }
         }
         // Squares whose occupant changed, or where a unit changed what a search sees of it
         // (its square, side, standing or specials): searches and plans that looked at them
@@ -1467,28 +1474,21 @@ impl Memory {
         self.touched.clear();
         self.changed.clear();
         let mut all = seen.occ.len() != st.occ.len() || seen.looks.len() != st.units.len();
+        // On bitboards, the squares whose occupant changed.
+        let mut occupants = 0u128;
         // Whether the looks were brought up to date while compared.
         let looks_kept = !all;
         if !all {
-            let g = &st.board.grid;
-            // Eight cells at a time, looking into the words that differ (the same cells in
-            // the same order).
-            let (a, b) = (&seen.occ[..], &st.occ[..]);
-            let words = a.len() / 8 * 8;
-            let word = |s: &[u8], i: usize| u64::from_ne_bytes(s[i..i + 8].try_into().unwrap());
-            for i in (0..words).step_by(8) {
-                if word(a, i) == word(b, i) {
-                    continue;
-                }
-                for j in i..i + 8 {
-                    if a[j] != b[j] {
-                        self.marked.extend(g.pos(j));
+            // Squares whose occupant changed: on bitboards eight at a time, else one by one.
+            match cells {
+                Some(_) => occupants = cells::differing(&seen.occ, &st.occ),
+                None => {
+                    let g = &st.board.grid;
+                    for (j, (a, b)) in seen.occ.iter().zip(&st.occ).enumerate() {
+                        if a != b {
+                            self.marked.extend(g.pos(j));
+                        }
                     }
-                }
-            }
-            for j in words..a.len() {
-                if a[j] != b[j] {
-                    self.marked.extend(g.pos(j));
                 }
             }
             // The facing's bits in a look's second word (a search does not see others' facing).
@@ -1522,7 +1522,7 @@ impl Memory {
         }
         // On bitboards, the changed squares as bits.
         let bits = |list: &[CellPos]| cells.map_or(0, |c| list.iter().fold(0, |b, &p| b | c.at(p)));
-        let (marked, touched) = (bits(&self.marked), bits(&self.touched));
+        let (marked, touched) = (occupants | bits(&self.marked), bits(&self.touched));
         for (k, x) in self.kept.iter_mut().zip(&st.units) {
             if x.side != side {
                 continue;

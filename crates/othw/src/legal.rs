@@ -130,6 +130,9 @@ pub struct Scratch {
     round: u32,
     queue: Vec<(u16, u8, bool, u8)>,
     pub(crate) tables: Tables,
+    /// Search every unit breadth-first, even one with a single action's worth of points whose
+    /// lists are otherwise worked out directly (the tests compare the two).
+    long_way: bool,
 }
 
 impl Othw {
@@ -154,22 +157,18 @@ impl Othw {
         scratch: &mut Scratch,
         out: &mut Reach,
     ) {
-        self.search(st, u, want_attacks, false, true, scratch, out);
+        self.search(st, u, want_attacks, false, scratch, out);
     }
 
     /// The search behind [`Othw::reach_into`]: over (square, facing, restricted terrain
     /// touched) by points spent, in breadth-first order, so that the lists come out in the
     /// same order however they are used. `first` stops at the first end or attack found.
-    /// `shortcut` lets a unit with one action's worth of points skip the search (the same
-    /// lists; the tests compare the two).
-    #[allow(clippy::too_many_arguments)]
     fn search(
         &self,
         st: &State,
         u: UnitId,
         want_attacks: bool,
         first: bool,
-        shortcut: bool,
         scratch: &mut Scratch,
         out: &mut Reach,
     ) {
@@ -177,7 +176,7 @@ impl Othw {
         out.attacks.clear();
         out.stepped = 0;
         let Some(unit) = st.unit(u) else { return };
-        let Scratch { cost, seen, round, queue, tables } = scratch;
+        let Scratch { cost, seen, round, queue, tables, long_way } = scratch;
         if !tables.sync(&st.board) || st.occ.len() != tables.nbr.len() {
             return;
         }
@@ -209,7 +208,7 @@ impl Othw {
         let start_facing = unit.facing as u8;
         let cells = nbr.len();
         let (lo, hi) = (m.min(rp), m.max(rp));
-        if shortcut
+        if !*long_way
             && turn_cost > 0
             && step > 0
             && turn_cost.max(step) <= lo
@@ -703,7 +702,7 @@ impl Othw {
                 continue;
             }
             // Listing only the first action, the search stops at the first it finds.
-            self.search(st, u, !moved, first_only, true, scratch, reach);
+            self.search(st, u, !moved, first_only, scratch, reach);
             for &(to, facing) in &reach.ends {
                 out.push(Command::Move { unit: u, to, facing });
                 if first_only {
@@ -843,8 +842,10 @@ mod tests {
                 while st.outcome.is_none() {
                     for u in 0..st.units.len() as UnitId {
                         for (attacks, first) in [(true, false), (false, false), (true, true)] {
-                            r.search(&st, u, attacks, first, true, &mut scratch, &mut a);
-                            r.search(&st, u, attacks, first, false, &mut scratch, &mut b);
+                            scratch.long_way = false;
+                            r.search(&st, u, attacks, first, &mut scratch, &mut a);
+                            scratch.long_way = true;
+                            r.search(&st, u, attacks, first, &mut scratch, &mut b);
                             assert_eq!(a, b, "unit {u}, attacks {attacks}, first {first}");
                         }
                         let x = &st.units[u as usize];

@@ -142,7 +142,8 @@ fn reach_among(
     weapon: MissileWeapon,
 ) -> (u32, bool) {
     let kind = arc_kind(shooter.troop, weapon);
-    let tr = target.block.footprint(data, target.troop, target.at, target.facing);
+    let tr = prints[target.id as usize]
+        .unwrap_or_else(|| target.block.footprint(data, target.troop, target.at, target.facing));
     let contour = |u: &Unit| state.table.elevation(u.at).floor() as i32;
     let mut n = 0;
     let mut overhead_flat = false;

@@ -235,7 +235,8 @@ fn stands(data: &Data, state: &State, f: &crate::state::Unit) -> bool {
     if in_fight(data, state, f) {
         return true;
     }
-    let general_with = state.generals.iter().any(|g| g.side == f.side && g.attached == Some(f.id));
+    let general_with =
+        crate::state::general(state, f.side).is_some_and(|g| g.attached == Some(f.id));
     if f.incoming.is_some() || f.awaiting_order || general_with {
         return false;
     }
@@ -257,17 +258,22 @@ fn clear_of_friends(
     limit: f64,
 ) -> Result<(), Refusal> {
     const STEP: f64 = 0.05;
+    if !limit.is_finite() || limit <= 0.0 {
+        return Ok(());
+    }
     let (w, d) = u.block.size(data, u.troop);
     let start = footprint(data, u);
-    let reach = 0.5 * (w * w + d * d).sqrt() + limit.max(0.0) + 1.0;
+    let reach = 0.5 * (w * w + d * d).sqrt() + limit + 1.0;
+    // The cheap tests first: whether a friend stands looks at the fighting round it.
     let friends: Vec<(&crate::state::Unit, tabletop::geometry::Rect)> = state
         .units
         .iter()
-        .filter(|f| f.side == u.side && f.id != u.id && stands(data, state, f))
+        .filter(|f| f.side == u.side && f.id != u.id && f.on_table())
         .map(|f| (f, footprint(data, f)))
         .filter(|(_, r)| !r.overlaps(&start) && r.distance(&start) <= reach)
+        .filter(|(f, _)| stands(data, state, f))
         .collect();
-    if friends.is_empty() || !limit.is_finite() || limit <= 0.0 {
+    if friends.is_empty() {
         return Ok(());
     }
     let n = (limit / STEP).ceil().min(100_000.0) as usize;

@@ -366,7 +366,6 @@ impl<'a> Run<'a> {
             if !matches!(held, Some(Held::Friend(_))) {
                 self.movers[i].stopped = true;
             }
-            let _ = id;
             for &(o, h) in &blocking {
                 if h == Hit::Contact && self.touching(i, o) {
                     self.contact(i, o);
