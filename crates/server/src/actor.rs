@@ -164,6 +164,11 @@ pub struct GameActor {
 }
 
 impl GameActor {
+    /// The version of the game's state: the commands carried out so far.
+    fn version(&self) -> u64 {
+        self.game.command_count() as u64
+    }
+
     /// Starts the actor of a stored game, already replayed into `game`.
     pub fn spawn(
         shared: Arc<Shared>,
@@ -375,7 +380,7 @@ impl GameActor {
             .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"));
         let from = log_from.min(self.log.len());
         let msg = StateText {
-            version: self.game.command_count() as u64,
+            version: self.version(),
             pending: self.game.pending().into(),
             outcome: self.game.outcome().map(Into::into),
             view: &view,
@@ -408,7 +413,7 @@ impl GameActor {
         if self.finished || self.game.outcome().is_some() {
             return Err((ErrorCode::GameOver, "the battle is over".into()));
         }
-        let now = self.game.command_count() as u64;
+        let now = self.version();
         if version != now {
             return Err((
                 ErrorCode::Stale,
@@ -428,7 +433,7 @@ impl GameActor {
         let side = match self.may_command(role, version) {
             Ok(s) => s,
             Err((code, message)) => {
-                let now = self.game.command_count() as u64;
+                let now = self.version();
                 let msg = ServerMessage::Error { code, message, version: Some(now) };
                 return self.reply(conn, msg);
             }
@@ -576,7 +581,7 @@ impl GameActor {
         let side = match self.may_command(role, version) {
             Ok(s) => s,
             Err((code, message)) => {
-                let now = self.game.command_count() as u64;
+                let now = self.version();
                 return self
                     .reply(conn, ServerMessage::Error { code, message, version: Some(now) });
             }
@@ -615,7 +620,7 @@ impl GameActor {
         } else {
             Vec::new()
         };
-        let version = self.game.command_count() as u64;
+        let version = self.version();
         self.reply(conn, ServerMessage::Candidates { version, commands });
     }
 
@@ -635,7 +640,7 @@ impl GameActor {
         } else {
             Controls { prompt: describe_pending(&pending), ..Controls::default() }
         };
-        let version = self.game.command_count() as u64;
+        let version = self.version();
         self.reply(conn, ServerMessage::Controls { version, controls });
     }
 
@@ -676,7 +681,7 @@ impl GameActor {
                 return self.error(conn, ErrorCode::Internal, "the roster could not be made");
             }
         };
-        let version = self.game.command_count() as u64;
+        let version = self.version();
         self.reply(conn, ServerMessage::Roster { version, rows });
     }
 
@@ -689,7 +694,7 @@ impl GameActor {
         });
         match drawn {
             Ok((scene, svg)) => {
-                let version = self.game.command_count() as u64;
+                let version = self.version();
                 self.reply(conn, ServerMessage::Scene { version, scene, svg })
             }
             Err(e) => {
@@ -804,7 +809,7 @@ fn describe_pending(p: &tabletop::Pending) -> String {
             let w: Vec<&str> = waiting.iter().map(|s| s.name()).collect();
             format!("waiting for {} to {what}", w.join(" and "))
         }
-        tabletop::Pending::Timed { what, .. } => what.clone(),
+        tabletop::Pending::Timed { .. } => p.what().to_string(),
         tabletop::Pending::Over => "the battle is over".into(),
     }
 }

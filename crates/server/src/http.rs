@@ -223,8 +223,8 @@ async fn replay(
         ));
     };
     let mut record = g.record;
-    let done = record.commands.get(step.saturating_sub(1) as usize).filter(|_| step > 0).cloned();
     record.commands.truncate(step as usize);
+    let done = record.commands.last().cloned();
     let built = tokio::task::spawn_blocking(move || {
         guard(|| {
             let game = rules.replay(&record).map_err(|e| e.to_string())?;

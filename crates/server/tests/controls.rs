@@ -51,13 +51,6 @@ fn every_action(c: &Controls) -> Vec<&Action> {
     all
 }
 
-fn error_code(msg: &ServerMessage) -> Option<ErrorCode> {
-    match msg {
-        ServerMessage::Error { code, .. } => Some(*code),
-        _ => None,
-    }
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_side_to_act_gets_menus_that_the_server_accepts() {
     let server = start(&sqlite_file("controls")).await;

@@ -8,14 +8,6 @@ use serde_json::{Value, json};
 use server::protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 use tabletop::{Side, Viewer};
 
-/// The error code of a message, if it is an error.
-fn code(msg: &ServerMessage) -> Option<ErrorCode> {
-    match msg {
-        ServerMessage::Error { code, .. } => Some(*code),
-        _ => None,
-    }
-}
-
 /// Plays one of `player`'s candidate commands (chosen by `pick`); asserts it was accepted.
 async fn play_one(player: &mut Player, pick: &mut Picker, avoid_end: bool) -> Value {
     let candidates = player.candidates().await;
@@ -131,7 +123,7 @@ async fn a_stale_message_is_refused() {
             other => panic!("a command for version {version} should be stale: {other:?}"),
         }
         red.send(&ClientMessage::Undo { version }).await;
-        assert_eq!(code(&red.answer().await), Some(ErrorCode::Stale));
+        assert_eq!(error_code(&red.answer().await), Some(ErrorCode::Stale));
     }
     red.sync().await;
     assert_eq!(red.version, 1, "nothing changed");
@@ -166,8 +158,8 @@ async fn one_side_cannot_move_the_others_units() {
         other => panic!("red moved a blue unit: {other:?}"),
     }
     // Blue's token in red's turn: neither red's unit nor its own.
-    assert_eq!(code(&blue.command(red_move.clone()).await), Some(ErrorCode::NotYourTurn));
-    assert_eq!(code(&blue.command(moving_blue).await), Some(ErrorCode::NotYourTurn));
+    assert_eq!(error_code(&blue.command(red_move.clone()).await), Some(ErrorCode::NotYourTurn));
+    assert_eq!(error_code(&blue.command(moving_blue).await), Some(ErrorCode::NotYourTurn));
     assert!(blue.candidates().await.is_empty(), "blue has nothing to decide now");
     red.sync().await;
     assert_eq!(red.version, 0, "nothing changed");
@@ -184,11 +176,11 @@ async fn spectators_and_strangers_cannot_command() {
     let mut red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
     let mut watcher = Player::join(addr, &game.id, None).await;
     let command = red.candidates().await[0].clone();
-    assert_eq!(code(&watcher.command(command.clone()).await), Some(ErrorCode::Spectator));
+    assert_eq!(error_code(&watcher.command(command.clone()).await), Some(ErrorCode::Spectator));
     watcher.send(&ClientMessage::Undo { version: 0 }).await;
-    assert_eq!(code(&watcher.answer().await), Some(ErrorCode::Spectator));
+    assert_eq!(error_code(&watcher.answer().await), Some(ErrorCode::Spectator));
     watcher.send(&ClientMessage::Candidates {}).await;
-    assert_eq!(code(&watcher.answer().await), Some(ErrorCode::Spectator));
+    assert_eq!(error_code(&watcher.answer().await), Some(ErrorCode::Spectator));
     // The spectator may look at the table.
     watcher.send(&ClientMessage::Scene { svg: Some(true) }).await;
     match watcher.answer().await {
@@ -208,7 +200,7 @@ async fn spectators_and_strangers_cannot_command() {
         ws.send(tokio_tungstenite::tungstenite::Message::text(hello)).await.unwrap();
         let reply = ws.next().await.unwrap().unwrap();
         let msg: ServerMessage = serde_json::from_str(reply.to_text().unwrap()).unwrap();
-        assert_eq!(code(&msg), Some(ErrorCode::BadToken), "{bad}");
+        assert_eq!(error_code(&msg), Some(ErrorCode::BadToken), "{bad}");
         let end = ws.next().await;
         assert!(
             matches!(
@@ -364,7 +356,7 @@ async fn hostile_and_malformed_messages_change_nothing() {
         }
     }
     red.send_binary(vec![0, 159, 146, 150]).await;
-    assert_eq!(code(&red.answer().await), Some(ErrorCode::BadMessage));
+    assert_eq!(error_code(&red.answer().await), Some(ErrorCode::BadMessage));
     // Still connected, and nothing changed.
     red.sync().await;
     assert_eq!(red.version, 1);
@@ -396,7 +388,7 @@ async fn undo_works_only_before_dice() {
     let start_log = red.log.len();
     assert!(!red.can_undo, "nothing to undo yet");
     red.send(&ClientMessage::Undo { version: 0 }).await;
-    assert_eq!(code(&red.answer().await), Some(ErrorCode::CannotUndo));
+    assert_eq!(error_code(&red.answer().await), Some(ErrorCode::CannotUndo));
 
     // Standing orders for the general roll no die (OTHW-GEN-11): red may take them back.
     let orders = |reroll: bool| json!({"kind": "orders", "orders": {"reroll": reroll, "rally": true, "follow_up": true, "phalanx": true}});
@@ -405,7 +397,7 @@ async fn undo_works_only_before_dice() {
     blue.until_version(1).await;
     assert!(!blue.can_undo, "blue has given no command");
     blue.send(&ClientMessage::Undo { version: 1 }).await;
-    assert_eq!(code(&blue.answer().await), Some(ErrorCode::CannotUndo));
+    assert_eq!(error_code(&blue.answer().await), Some(ErrorCode::CannotUndo));
     red.send(&ClientMessage::Undo { version: 1 }).await;
     match red.answer().await {
         ServerMessage::State { version: 0, log_from, lines, .. } => {
@@ -488,7 +480,7 @@ async fn a_game_takes_only_so_many_connections() {
     ws.send(tokio_tungstenite::tungstenite::Message::text(r#"{"type":"hello"}"#)).await.unwrap();
     let reply = ws.next().await.unwrap().unwrap();
     let msg: ServerMessage = serde_json::from_str(reply.to_text().unwrap()).unwrap();
-    assert_eq!(code(&msg), Some(ErrorCode::Full));
+    assert_eq!(error_code(&msg), Some(ErrorCode::Full));
     // A place frees when a connection closes.
     drop(b);
     let mut joined = false;

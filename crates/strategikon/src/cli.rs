@@ -446,7 +446,8 @@ fn battle(
     quiet: bool,
 ) -> anyhow::Result<ExitCode> {
     let (rules, source) = scenario_only(path, "battle")?;
-    rules.validate(&source).map_err(|d| anyhow::anyhow!("{d}"))?;
+    // The scenario is read once: a bad one is reported before the bots are made.
+    let game = rules.new_game(source, seed).map_err(|d| anyhow::anyhow!("{d}"))?;
     let mut bots = players::make_pair(rules, &specs)?;
     let described = [bots[0].describe(), bots[1].describe()];
     if !quiet {
@@ -461,7 +462,6 @@ fn battle(
     }
     let mut reporter = Reporter::new(!quiet, outputs.report.is_some(), outputs.view);
     let started = Instant::now();
-    let game = rules.new_game(source, seed).map_err(|d| anyhow::anyhow!("{d}"))?;
     let (game, end) = play(game, seed, &mut bots, max_commands, &mut reporter)?;
     let secs = started.elapsed().as_secs_f64();
     let n = game.command_count();

@@ -5,7 +5,7 @@ use std::path::Path;
 use tabletop::host::{HostedRuleSet, Registry};
 use tabletop::{Record, Source};
 
-pub use tabletop::diagnostics::{declared_ruleset, top_level_string};
+use tabletop::diagnostics::declared_ruleset;
 
 /// What a file on the command line holds.
 pub enum Loaded<'r> {

@@ -11,17 +11,13 @@ use tabletop::{Actor, Outcome};
 pub trait Watch {
     /// The game after set-up, before any command.
     fn started(&mut self, _game: &dyn HostedGame) {}
-    /// The game after a command, with the log lines it added (none unless it
-    /// [`Watch::reads_lines`]).
+    /// The game after a command, with the log lines it added (none when it is
+    /// [`Watch::blind`]).
     fn after(&mut self, _game: &dyn HostedGame, _lines: &[LogLine]) {}
-    /// Whether it reads the log lines: if not, the events are not narrated.
-    fn reads_lines(&self) -> bool {
-        true
-    }
-    /// Whether it keeps or checks the game's record: if not, the record's state hashes are
-    /// not worked out.
-    fn keeps_record(&self) -> bool {
-        true
+    /// Whether it reads neither the log lines nor the record: then the events are not
+    /// narrated and the record's state hashes are not worked out.
+    fn blind(&self) -> bool {
+        false
     }
 }
 
@@ -29,11 +25,8 @@ pub trait Watch {
 pub struct Blind;
 
 impl Watch for Blind {
-    fn reads_lines(&self) -> bool {
-        false
-    }
-    fn keeps_record(&self) -> bool {
-        false
+    fn blind(&self) -> bool {
+        true
     }
 }
 
@@ -56,8 +49,8 @@ pub fn play(
     max_commands: usize,
     watch: &mut dyn Watch,
 ) -> anyhow::Result<(Box<dyn HostedGame>, End)> {
-    game.set_hashing(watch.keeps_record());
-    let narrate = watch.reads_lines();
+    let narrate = !watch.blind();
+    game.set_hashing(narrate);
     let mut rngs =
         [players::rng(seed, tabletop::Side::Red), players::rng(seed, tabletop::Side::Blue)];
     watch.started(game.as_ref());
@@ -102,7 +95,7 @@ mod tests {
     use tabletop::Source;
     use tabletop::host::BotSpec;
 
-    /// Watches the lines, and keeps the record (the defaults).
+    /// Watches the lines (and so the record).
     struct Reading(usize);
 
     impl Watch for Reading {

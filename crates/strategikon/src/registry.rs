@@ -28,13 +28,13 @@ pub fn is_roster(id: &str, text: &str) -> bool {
     id == wrg1969::ID
         && ["prototype", "championship"]
             .iter()
-            .any(|k| crate::files::top_level_string(text, k).is_some())
+            .any(|k| tabletop::diagnostics::top_level_string(text, k).is_some())
 }
 
 /// Checks a roster; on success says what it is.
 pub fn check_roster(source: &Source) -> Result<String, Diagnostics> {
     let data = wrg1969::data::Data::embedded()?;
-    if crate::files::top_level_string(&source.text, "championship").is_some() {
+    if tabletop::diagnostics::top_level_string(&source.text, "championship").is_some() {
         let c = wrg1969::championship::load(&data, source)?;
         return Ok(format!("wrg1969 championship, {} entries", c.entries.len()));
     }

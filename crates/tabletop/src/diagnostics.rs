@@ -998,7 +998,7 @@ impl<'d> Problems<'d> {
 /// The value of a top-level `ruleset = "…"` line of a scenario file, if it has one: how an
 /// uploaded or named file says which rule set reads it.
 pub fn declared_ruleset(text: &str) -> Option<String> {
-    top_level_string(text, "ruleset")
+    top_level_string(text, RULESET_KEY)
 }
 
 /// The value of a top-level `key = "…"` line before the first table header. Read line by line,
@@ -1011,7 +1011,9 @@ pub fn top_level_string(text: &str, key: &str) -> Option<String> {
             return None;
         }
         if let Some(rest) = t.strip_prefix(key) {
-            let rest = rest.trim_start().strip_prefix('=')?.trim();
+            // A longer key that starts with this one (`rulesets = …`) is another line.
+            let Some(rest) = rest.trim_start().strip_prefix('=') else { continue };
+            let rest = rest.trim();
             let value = rest.split('#').next()?.trim().trim_matches('"').trim_matches('\'');
             return (!value.is_empty()).then(|| value.to_string());
         }
@@ -1028,5 +1030,7 @@ mod header_tests {
         assert_eq!(declared_ruleset("# c\nruleset = \"movement\" # x\n"), Some("movement".into()));
         assert_eq!(declared_ruleset("[table]\nruleset = \"movement\"\n"), None);
         assert_eq!(declared_ruleset("rulesets = 3\n"), None);
+        // A longer key that starts with this one does not hide the real line after it.
+        assert_eq!(declared_ruleset("rulesets = 3\nruleset = \"othw\"\n"), Some("othw".into()));
     }
 }

@@ -174,9 +174,7 @@ impl Pending {
             Pending::Over => "",
         }
     }
-}
 
-impl Pending {
     /// The sides that may send a command now.
     pub fn sides(&self) -> Vec<Side> {
         match self {

@@ -5,7 +5,7 @@
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use server::protocol::{ClientMessage, Created, LogEntry, Role, ServerMessage};
+use server::protocol::{ClientMessage, Created, ErrorCode, LogEntry, Role, ServerMessage};
 use server::store::Store;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -16,6 +16,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// The error code of a message, if it is an error.
+pub fn error_code(msg: &ServerMessage) -> Option<ErrorCode> {
+    match msg {
+        ServerMessage::Error { code, .. } => Some(*code),
+        _ => None,
+    }
+}
 
 /// Every rule set with its bots, registered as the CLI registers them.
 pub fn registry() -> &'static Registry {
