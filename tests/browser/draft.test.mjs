@@ -1,6 +1,7 @@
 // The client's draft (crates/server/client/draft.js) puts parts into a command as the server's
-// rule sets do (wrg1969's apply_draft): keyed array entries replaced or appended, a null value
-// removing its entry, fields set, pointers into nothing ignored.
+// rule sets do (tabletop's apply_draft): keyed array entries replaced or appended, a value that
+// is null or lacks the key field leaving the draft unchanged, fields set, pointers into nothing
+// ignored.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -24,6 +25,12 @@ test("a field is set, a missing field of an object added, a pointer into nothing
 
 test("a null value with a key removes nothing it cannot name", () => {
   assert.deepEqual(applyDraft(orders, { kind: "draft", at: "/orders", key: "unit", value: null }), orders);
+});
+
+test("a value without the key field leaves the draft unchanged", () => {
+  assert.deepEqual(applyDraft(orders, { kind: "draft", at: "/orders", key: "unit", value: { order: { kind: "advance" } } }), orders);
+  assert.deepEqual(applyDraft(orders, { kind: "draft", at: "/orders", key: "unit", value: 3 }), orders);
+  assert.deepEqual(applyDraft(orders, { kind: "draft", at: "/orders", key: "unit", value: [{ unit: 0 }] }), orders);
 });
 
 test("pointers unescape ~1 and ~0; drafts read as words", () => {

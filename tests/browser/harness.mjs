@@ -62,7 +62,6 @@ export async function startServer() {
   return { url, stop };
 }
 
-/** Launches Debian's Chromium, headless. */
 /**
  * Starts a server and a browser before a test file's tests and stops them after; the returned
  * object holds them while the tests run.
@@ -80,6 +79,7 @@ export function serverAndBrowser() {
   return ctx;
 }
 
+/** Launches Debian's Chromium, headless. */
 export async function launch() {
   return chromium.launch({
     executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",

@@ -87,11 +87,10 @@ test("O/THW against the computer: drag a unit to a square, the computer answers"
   await myTurn(page);
   const ended = await version(page);
   await endPhase(page);
-  // Our command is version ended + 1; the computer's come after it.
-  await page.waitForFunction((v) => {
-    const m = document.querySelector("#version")?.textContent?.match(/version (\d+)/);
-    return m && Number(m[1]) > v + 1 && document.querySelector("#status")?.textContent?.includes("(you)");
-  }, ended, { timeout: 60000 });
+  // Our command is version ended + 1; the computer's come after it (nothing is undone here, so
+  // the version only grows), and then it is our turn again.
+  await versionAbove(page, ended + 1, 60000);
+  await page.waitForFunction(() => document.querySelector("#status")?.textContent?.includes("(you)"), undefined, { timeout: 60000 });
   await shot(page, "a4-computer-answered");
   assert.ok((await logLines(page)) > lines0);
   assert.deepEqual(errors, []);

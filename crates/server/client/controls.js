@@ -39,6 +39,8 @@ export class ControlsPanel {
     this.onDraftReset = onDraftReset;
     /** @type {Controls | null} */
     this.controls = null;
+    /** The controls' units by unit id. @type {Map<string, UnitControl>} */
+    this.units = new Map();
     this.version = -1;
     /** @type {string | null} */
     this.selected = null;
@@ -55,13 +57,11 @@ export class ControlsPanel {
    * @param {Controls} controls
    */
   update(version, controls) {
-    if (version !== this.version || !this.controls?.draft !== !controls.draft) {
-      this.draft = controls.draft ? structuredClone(controls.draft.command) : null;
-      this.choices.clear();
-      this.onDraftReset();
-    }
+    const fresh = version !== this.version || !this.controls?.draft !== !controls.draft;
     this.version = version;
     this.controls = controls;
+    this.units = new Map(controls.units.map((u) => [u.unit, u]));
+    if (fresh) this.resetDraft();
     if (this.selected && !this.control(this.selected)) this.selected = null;
     this.render();
   }
@@ -72,7 +72,15 @@ export class ControlsPanel {
    * @returns {UnitControl | undefined}
    */
   control(unit) {
-    return this.controls?.units.find((u) => u.unit === unit);
+    return this.units.get(unit);
+  }
+
+  /** Starts the draft afresh from the controls' command (none if they draft nothing). */
+  resetDraft() {
+    const d = this.controls?.draft;
+    this.draft = d ? structuredClone(d.command) : null;
+    this.choices.clear();
+    this.onDraftReset();
   }
 
   /**
@@ -134,7 +142,6 @@ export class ControlsPanel {
    * @param {import("./protocol").Draft} d
    */
   draftSection(d) {
-    const units = new Map((this.controls?.units ?? []).map((u) => [u.unit, u.label]));
     /** @type {HTMLElement[]} */
     const rows = [];
     const draft = this.draft;
@@ -144,7 +151,7 @@ export class ControlsPanel {
           for (const entry of value) {
             const id = entry && typeof entry === "object" && "unit" in entry ? String(entry.unit) : null;
             const rest = id === null ? entry : Object.fromEntries(Object.entries(entry).filter(([k]) => k !== "unit"));
-            rows.push(el("li", {}, el("b", { text: id === null ? field : units.get(id) ?? `unit ${id}` }), ` ${describe(rest)}`));
+            rows.push(el("li", {}, el("b", { text: id === null ? field : this.units.get(id)?.label ?? `unit ${id}` }), ` ${describe(rest)}`));
           }
         } else {
           rows.push(el("li", {}, el("b", { text: field }), ` ${describe(value)}`));
@@ -159,9 +166,7 @@ export class ControlsPanel {
         button(d.label, () => this.send(this.draft), { class: "primary send-draft" }),
         " ",
         button("Start again", () => {
-          this.draft = structuredClone(d.command);
-          this.choices.clear();
-          this.onDraftReset();
+          this.resetDraft();
           this.render();
         })));
   }

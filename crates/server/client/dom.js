@@ -2,7 +2,7 @@
 // page as text (textContent, attributes), never as HTML.
 
 /** The SVG namespace. */
-export const SVG_NS = "http://www.w3.org/2000/svg";
+const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
  * The element with this ID; throws if the page lacks it (a bug, not a user error).
@@ -59,6 +59,15 @@ export function svg(tag, attrs = {}, ...children) {
  */
 export function ruleBadge(rule) {
   return el("span", { class: "rule", text: rule, title: `rule ${rule}` });
+}
+
+/**
+ * An error's sentence: an Error's message, anything else thrown as a string.
+ * @param {unknown} e
+ * @returns {string}
+ */
+export function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
 }
 
 /**

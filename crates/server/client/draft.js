@@ -18,9 +18,10 @@ export function pointerKeys(pointer) {
 /**
  * The draft with a part put in (the given draft is not changed), as the server's rule sets put
  * it: where `at` names an array and `key` is given, the entry whose value[key] equals the
- * value's is replaced, or the value appended (a null value names no entry and changes
- * nothing); otherwise the value at `at` is set (a field missing from an existing object is
- * added). A pointer into nothing leaves the draft as it was.
+ * value's is replaced, or the value appended (a value that is not an object, or has no `key`
+ * field, names no entry and changes nothing, as the server's `apply_draft` in
+ * crates/tabletop/src/controls.rs has it); otherwise the value at `at` is set (a field missing
+ * from an existing object is added). A pointer into nothing leaves the draft as it was.
  * @param {unknown} draft
  * @param {DraftEffect} effect
  * @returns {unknown}
@@ -41,16 +42,24 @@ export function applyDraft(draft, effect) {
   const slot = parent[last];
   const key = effect.key;
   if (Array.isArray(slot) && key !== undefined && key !== null) {
-    if (value === null) return root;
-    const id = typeof value === "object" ? /** @type {any} */ (value)[key] : undefined;
-    const at = id === undefined ? -1
-      : slot.findIndex((e) => e !== null && typeof e === "object" && sameJson(e[key], id));
+    if (!isObject(value) || !Object.hasOwn(value, key)) return root;
+    const id = value[key];
+    const at = slot.findIndex((e) => isObject(e) && Object.hasOwn(e, key) && sameJson(e[key], id));
     if (at >= 0) slot[at] = value;
     else slot.push(value);
   } else {
     parent[last] = value;
   }
   return root;
+}
+
+/**
+ * Whether a JSON value is an object (not null, not an array).
+ * @param {unknown} v
+ * @returns {v is Record<string, unknown>}
+ */
+function isObject(v) {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
 }
 
 /**

@@ -15,6 +15,7 @@ import { svg } from "./dom.js";
 
 /** @typedef {import("./table.js").Table} Table */
 /** @typedef {import("./table.js").Point} Point */
+/** @typedef {import("./table.js").Piece} Piece */
 /** @typedef {import("./view.js").View} View */
 /** @typedef {import("./protocol").UnitControl} UnitControl */
 /** @typedef {import("./protocol").Measurement} Measurement */
@@ -48,23 +49,12 @@ export class Drags {
     this.view = view;
     this.readout = readout;
     this.hooks = hooks;
-    /** The press or drag under way. */
-    /** @type {null | { pointer: number, unit: string, startX: number, startY: number, grab: Point, origin: Point, facing: number, dragging: boolean, control?: UnitControl, ghost?: SVGGElement }} */
+    /** The press or drag under way, and the piece pressed. */
+    /** @type {null | { pointer: number, unit: string, piece: Piece, startX: number, startY: number, grab: Point, origin: Point, facing: number, dragging: boolean, control?: UnitControl, ghost?: SVGGElement }} */
     this.press = null;
-    /** The latest pointer position not yet drawn, and whether Shift was held. */
-    /** @type {null | { clientX: number, clientY: number, shift: boolean }} */
-    this.pending = null;
-    /** The last pointer position of the drag. @type {null | { clientX: number, clientY: number, shift: boolean }} */
-    this.last = null;
+    /** The animation frame that will draw the drag, if one is asked for. */
     this.frame = 0;
-    /** Where the ghost stands now. @type {Spot | null} */
-    this.spot = null;
-    /** Measuring: the spot whose answer is awaited, the next to send, the last answer. */
-    /** @type {Spot | null} */ this.inFlight = null;
-    /** @type {Spot | null} */ this.queued = null;
-    /** @type {{ spot: Spot, measurement: Measurement | null } | null} */ this.answered = null;
-    /** A drop waiting for its spot's measurement. @type {Spot | null} */
-    this.dropAt = null;
+    this.resetDrag();
     /** Moves put into the draft, drawn where they end until the draft starts afresh. */
     /** @type {Map<string, SVGGElement>} */
     this.plans = new Map();
@@ -98,7 +88,12 @@ export class Drags {
    */
   shift(held) {
     if (!this.press?.dragging || !this.last) return;
-    this.pending = { ...this.last, shift: held };
+    this.last = { ...this.last, shift: held };
+    this.schedule();
+  }
+
+  /** Draws the last pointer position at the next animation frame (once, however many moves). */
+  schedule() {
     if (!this.frame) this.frame = requestAnimationFrame(() => this.draw());
   }
 
@@ -122,10 +117,13 @@ export class Drags {
     }
     const piece = this.table.pieceOf(unit);
     if (!piece) return;
+    // A drag still under way (its drop awaiting a measurement, say) ends: its ghost goes, and
+    // its late answer, for another unit, is ignored (see `measured`).
+    if (this.press?.dragging) this.cancel();
     this.table.root.setPointerCapture(ev.pointerId);
     const at = this.view.toSvg(ev.clientX, ev.clientY);
     this.press = {
-      pointer: ev.pointerId, unit, startX: ev.clientX, startY: ev.clientY,
+      pointer: ev.pointerId, unit, piece, startX: ev.clientX, startY: ev.clientY,
       grab: this.table.tablePoint(at.x, at.y), origin: piece.outline.centre,
       facing: bearingOf(piece.outline.facing), dragging: false,
     };
@@ -141,9 +139,8 @@ export class Drags {
       if (!control || control.drag.kind === "none") return;
       this.start(p, control);
     }
-    this.pending = { clientX: ev.clientX, clientY: ev.clientY, shift: ev.shiftKey };
-    this.last = this.pending;
-    if (!this.frame) this.frame = requestAnimationFrame(() => this.draw());
+    this.last = { clientX: ev.clientX, clientY: ev.clientY, shift: ev.shiftKey };
+    this.schedule();
   }
 
   /**
@@ -152,8 +149,7 @@ export class Drags {
    * @param {UnitControl} control
    */
   start(p, control) {
-    const piece = this.table.pieceOf(p.unit);
-    if (!piece) return;
+    this.resetDrag();
     p.dragging = true;
     p.control = control;
     this.hooks.select(p.unit);
@@ -163,19 +159,14 @@ export class Drags {
     this.table.overlay.append(p.ghost);
     this.table.root.classList.add("dragging");
     this.spot = { x: p.origin.x, y: p.origin.y };
-    this.answered = null;
-    this.inFlight = null;
-    this.queued = null;
-    this.dropAt = null;
     if (control.drag.kind === "squares") this.lightSquares(control.drag.targets);
   }
 
   /** Draws the latest pointer position: one ghost transform, one square lit. */
   draw() {
     this.frame = 0;
-    const p = this.press, e = this.pending;
+    const p = this.press, e = this.last;
     if (!p?.ghost || !e || !this.spot) return;
-    this.pending = null;
     const at = this.view.toSvg(e.clientX, e.clientY);
     const t = this.table.tablePoint(at.x, at.y);
     /** @type {Spot} */
@@ -202,8 +193,7 @@ export class Drags {
    */
   turnGhost(bearing) {
     const p = this.press;
-    const piece = p && this.table.pieceOf(p.unit);
-    if (p?.ghost && piece) p.ghost.replaceChildren(pieceShape(piece, { x: 0, y: 0 }, bearing));
+    if (p?.ghost) p.ghost.replaceChildren(pieceShape(p.piece, { x: 0, y: 0 }, bearing));
   }
 
   /**
@@ -230,10 +220,12 @@ export class Drags {
 
   /**
    * The server's measurement of the spot in flight: drawn, the next spot sent, a waiting drop
-   * decided.
+   * decided. An answer for another unit than the one dragged (late, from a cancelled drag) is
+   * ignored.
    * @param {Measurement | null} m
    */
   measured(m) {
+    if (m && m.unit !== this.press?.unit) return;
     const spot = this.inFlight;
     this.inFlight = null;
     if (!spot || !this.press) return;
@@ -363,7 +355,7 @@ export class Drags {
       return;
     }
     this.dropAt = spot;
-    if (!this.inFlight && !this.queued && this.answered?.spot !== spot) this.ask(spot);
+    if (!this.inFlight && this.answered?.spot !== spot) this.ask(spot);
     if (this.answered?.spot === spot && !this.inFlight) this.finishDrop();
   }
 
@@ -400,18 +392,28 @@ export class Drags {
     this.plans.clear();
   }
 
+  /** Forgets the state of a drag: the pointer position, the ghost's spot, the measuring. */
+  resetDrag() {
+    /** The last pointer position of the drag, and whether Shift was held (drawn at the next frame). */
+    /** @type {null | { clientX: number, clientY: number, shift: boolean }} */
+    this.last = null;
+    /** Where the ghost stands now. @type {Spot | null} */
+    this.spot = null;
+    /** Measuring: the spot whose answer is awaited, the next to send, the last answer. */
+    /** @type {Spot | null} */ this.inFlight = null;
+    /** @type {Spot | null} */ this.queued = null;
+    /** @type {{ spot: Spot, measurement: Measurement | null } | null} */ this.answered = null;
+    /** A drop waiting for its spot's measurement. @type {Spot | null} */
+    this.dropAt = null;
+  }
+
   /** Ends any drag: the ghost, the path, the lit squares go. */
   cancel() {
     if (this.frame) cancelAnimationFrame(this.frame);
     this.frame = 0;
     this.press?.ghost?.remove();
     this.press = null;
-    this.pending = null;
-    this.last = null;
-    this.spot = null;
-    this.dropAt = null;
-    this.inFlight = null;
-    this.queued = null;
+    this.resetDrag();
     this.drawPath([], []);
     this.table.targets.replaceChildren();
     this.squares.clear();

@@ -2,7 +2,7 @@
 // roster sheet and undo, over the game connection. A spectator (no token) sees everything but
 // the controls.
 
-import { $, el, button } from "./dom.js";
+import { $, el, button, errorText } from "./dom.js";
 import { GameConnection, getJson } from "./net.js";
 import { Table } from "./table.js";
 import { View } from "./view.js";
@@ -50,8 +50,13 @@ export function game(id, token) {
   };
 
   const panel = new ControlsPanel($("controls"), command, (unit) => decorate(unit), () => drags.clearPlans());
+  /**
+   * The unit's controls, if this page may command it (a spectator commands nothing).
+   * @param {string} unit
+   */
+  const control = (unit) => (role === "spectator" ? undefined : panel.control(unit));
   const drags = new Drags(table, view, $("measure"), {
-    control: (unit) => (role === "spectator" ? undefined : panel.control(unit)),
+    control,
     select: (unit) => panel.select(unit),
     measure: (unit, spot) => send({ type: "measure", version, unit, ...spot }),
     perform: (action) => panel.perform(action),
@@ -61,7 +66,7 @@ export function game(id, token) {
   // The background pans, and so does a piece that cannot be dragged now.
   view.enablePanning((target) => {
     const unit = Drags.unitAt(target);
-    return unit === null || (panel.control(unit)?.drag.kind ?? "none") === "none" || role === "spectator";
+    return unit === null || (control(unit)?.drag.kind ?? "none") === "none";
   });
 
   $("zoom-buttons").replaceChildren(
@@ -79,7 +84,7 @@ export function game(id, token) {
     try {
       typed = JSON.parse(text);
     } catch (e) {
-      showMessage(`not JSON: ${e instanceof Error ? e.message : String(e)}`, "error");
+      showMessage(`not JSON: ${errorText(e)}`, "error");
       return;
     }
     command(typed);
@@ -104,9 +109,7 @@ export function game(id, token) {
         $("title").textContent = `${m.game.ruleset}: ${m.game.scenario_name}`;
         $("role").textContent = role === "spectator" ? "watching" : `you command ${role}`;
         $("role").className = `role ${role}`;
-        document.body.classList.toggle("spectator", role === "spectator");
         $("side-panel").hidden = role === "spectator";
-        $("undo").hidden = role === "spectator";
         addReferee(m.game.ruleset);
         break;
       }
@@ -156,8 +159,6 @@ export function game(id, token) {
         showMessage(`${m.code}: ${m.message}`, "error");
         drags.cancel();
         if (m.code === "stale") send({ type: "sync" });
-        break;
-      case "candidates":
         break;
     }
   }

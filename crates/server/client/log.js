@@ -9,8 +9,8 @@ export class BattleLog {
   /** @param {HTMLElement} root */
   constructor(root) {
     this.root = root;
-    /** The server's lines so far. @type {LogEntry[]} */
-    this.lines = [];
+    /** How many of the server's lines are drawn. */
+    this.count = 0;
   }
 
   /**
@@ -19,8 +19,8 @@ export class BattleLog {
    * @param {LogEntry[]} lines
    */
   update(from, lines) {
-    const keep = Math.min(from, this.lines.length);
-    this.lines = this.lines.slice(0, keep).concat(lines);
+    const keep = Math.min(from, this.count);
+    this.count = keep + lines.length;
     // Drop the drawn lines past `keep` (the client's notes after them go too), then add.
     const drawn = [...this.root.children];
     let server = 0;
@@ -54,7 +54,7 @@ export class BattleLog {
  * @param {LogEntry} l
  * @returns {HTMLElement}
  */
-export function line(l) {
+function line(l) {
   const text = l.rules.length ? l.text.replace(/^\s*(\[[^\]]*\]\s*)+/, "") : l.text;
   return el("div", { class: "line" }, el("span", { class: "rules" }, ...l.rules.map(ruleBadge)), el("span", { class: "text", text }));
 }

@@ -2,7 +2,7 @@
 // answer laid out as nested lists and tables. Example questions come from
 // referee-examples.json (copies of scenarios/*/referee/).
 
-import { el, button, ruleBadge } from "./dom.js";
+import { el, button, ruleBadge, errorText } from "./dom.js";
 import { postJson, getJson, ApiFailure } from "./net.js";
 
 /** @typedef {Record<string, { name: string, question: unknown }[]>} Examples */
@@ -41,7 +41,7 @@ export function refereePanel(rulesets, only) {
     try {
       q = JSON.parse(question.value);
     } catch (e) {
-      answer.replaceChildren(el("p", { class: "error", text: `The question is not JSON: ${e instanceof Error ? e.message : e}` }));
+      answer.replaceChildren(el("p", { class: "error", text: `The question is not JSON: ${errorText(e)}` }));
       return;
     }
     try {
@@ -63,7 +63,7 @@ export function refereePanel(rulesets, only) {
  * @param {unknown} v
  * @returns {Node}
  */
-export function jsonView(v) {
+function jsonView(v) {
   if (v === null || v === undefined) return el("span", { class: "null", text: "—" });
   if (Array.isArray(v)) {
     if (v.length === 0) return el("span", { class: "null", text: "none" });

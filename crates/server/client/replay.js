@@ -1,7 +1,7 @@
 // The replay viewer of a finished game: the table and the log after each command, stepped with
 // buttons or a slider, and the record to download.
 
-import { $, el, button } from "./dom.js";
+import { $, el, button, errorText } from "./dom.js";
 import { getJson } from "./net.js";
 import { Table } from "./table.js";
 import { View } from "./view.js";
@@ -50,7 +50,7 @@ export async function replay(id, step) {
       $("replay-outcome").textContent = f.outcome ? `${f.outcome.winner ?? "nobody"} wins: ${f.outcome.reason}` : "";
       history.replaceState(null, "", `/game/${id}?replay&step=${f.step}`);
     } catch (e) {
-      $("replay-error").textContent = String(e instanceof Error ? e.message : e);
+      $("replay-error").textContent = errorText(e);
     }
   };
   $("replay-buttons").replaceChildren(

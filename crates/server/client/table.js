@@ -18,7 +18,7 @@ import { svg } from "./dom.js";
 /** @typedef {{ title: string, table: TableModel, pieces: Piece[], marks: Mark[], grid?: Grid | null }} Scene */
 
 /** The margin round the table, in inches (room for the grid's coordinates). */
-export const MARGIN = 1.5;
+const MARGIN = 1.5;
 
 /** Fill and outline of each kind of terrain area. */
 const AREA_STYLE = /** @type {Record<string, [string, string]>} */ ({
@@ -40,15 +40,33 @@ const LINE_STYLE = /** @type {Record<string, [string, string, string?]>} */ ({
   hedge: ["#2f5f22", "#173512"],
 });
 
-/** The fill of a grid cell's terrain kind (normalised), or none for open ground. */
+// A grid cell's terrain kind (normalised: trimmed, lower case, spaces and hyphens as `_`) as
+// the server's SVG draws it: keep these in step with `cell_fill` in
+// crates/tabletop/src/render.rs (the same kinds, synonyms, fills and named cells).
+
+/** The kinds of open ground: no fill. */
+const CELL_OPEN = new Set(["", "clear", "open", "grass", "plain", "field"]);
+
+/** The fill of each other known kind; an unknown kind gets `url(#stk-unknown)` and its name. */
 const CELL_FILL = /** @type {Record<string, string>} */ ({
-  hill: "#c9b77e", hills: "#c9b77e", wood: "url(#stk-wood)", woods: "url(#stk-wood)",
-  forest: "url(#stk-wood)", dense_trees: "url(#stk-dense)", village: "url(#stk-village)",
-  town: "url(#stk-village)", marsh: "url(#stk-marsh)", swamp: "url(#stk-marsh)",
-  rough: "url(#stk-rough)", river: "#4a86c5", water: "#4a86c5", stream: "#4a86c5",
-  lake: "#4a86c5", road: "#a97b45", ford: "#8fb8d8", bridge: "#7b5a3a", wall: "#9d958a",
-  hedge: "#2f5f22", impassable: "#5a5248", cliff: "#5a5248",
+  hill: "#c9b77e", hills: "#c9b77e", high_ground: "#c9b77e",
+  wood: "url(#stk-wood)", woods: "url(#stk-wood)", forest: "url(#stk-wood)", trees: "url(#stk-wood)",
+  dense_trees: "url(#stk-dense)", dense_wood: "url(#stk-dense)", jungle: "url(#stk-dense)",
+  village: "url(#stk-village)", town: "url(#stk-village)", building: "url(#stk-village)",
+  buildings: "url(#stk-village)", city: "url(#stk-village)",
+  marsh: "url(#stk-marsh)", swamp: "url(#stk-marsh)", mud: "url(#stk-marsh)", bog: "url(#stk-marsh)",
+  rough: "url(#stk-rough)", brush: "url(#stk-rough)", scrub: "url(#stk-rough)", rocks: "url(#stk-rough)",
+  river: "#4a86c5", water: "#4a86c5", lake: "#4a86c5", stream: "#4a86c5", sea: "#4a86c5",
+  road: "#a97b45", paved_road: "#a97b45", dirt_road: "#a97b45", track: "#a97b45",
+  ford: "#8fb8d8",
+  bridge: "#7b5a3a",
+  wall: "#9d958a",
+  hedge: "#2f5f22",
+  impassable: "#5a5248", cliff: "#5a5248", mountain: "#5a5248",
 });
+
+/** The known kinds whose name is written on the cell (as every unknown kind's is). */
+const CELL_NAMED = new Set(["ford", "bridge"]);
 
 /** Side colours: fill and edge. */
 const SIDE_COLOURS = /** @type {Record<string, [string, string]>} */ ({
@@ -71,7 +89,7 @@ export function bearingOf(v) {
  * @param {number} col
  * @returns {string}
  */
-export function columnName(col) {
+function columnName(col) {
   let s = "";
   for (let c = col; ; c = Math.floor(c / 26) - 1) {
     s = String.fromCharCode(65 + (c % 26)) + s;
@@ -151,12 +169,13 @@ export class Table {
    * @returns {boolean} whether the table's size changed (the view should fit it again)
    */
   draw(scene) {
-    const same = this.scene && this.scene.table.width === scene.table.width
-      && this.scene.table.height === scene.table.height;
+    const resized = this.scene?.table.width !== scene.table.width
+      || this.scene?.table.height !== scene.table.height;
     this.scene = scene;
     this.height = scene.table.height;
-    if (!same) this.drawTerrain(scene);
-    else this.drawTerrainIfChanged(scene);
+    // Terrain rarely changes during a battle (pieces do): redrawn only when it differs.
+    const terrain = JSON.stringify([scene.table, scene.grid ?? null]);
+    if (terrain !== this.terrainKey) this.drawTerrain(scene, terrain);
     this.marks.replaceChildren(...scene.marks.map((m) => this.mark(m)));
     this.pieces.clear();
     this.pieceLayer.replaceChildren();
@@ -166,25 +185,16 @@ export class Table {
       this.pieceLayer.append(g);
       if (p.id) this.pieces.set(p.id, g);
     }
-    return !same;
-  }
-
-  /**
-   * Redraws the terrain only if it differs from what is drawn (terrain rarely changes during
-   * a battle; pieces do).
-   * @param {Scene} scene
-   */
-  drawTerrainIfChanged(scene) {
-    const key = JSON.stringify([scene.table, scene.grid ?? null]);
-    if (key !== this.terrainKey) this.drawTerrain(scene);
+    return resized;
   }
 
   /**
    * Draws the cloth, areas, lines and grid.
    * @param {Scene} scene
+   * @param {string} key the terrain's key (its JSON), remembered to tell when it changes
    */
-  drawTerrain(scene) {
-    this.terrainKey = JSON.stringify([scene.table, scene.grid ?? null]);
+  drawTerrain(scene, key) {
+    this.terrainKey = key;
     this.hills = 0;
     const t = scene.table;
     const g = this.terrain;
@@ -283,13 +293,13 @@ export class Table {
     (grid.cells ?? []).forEach((kind, i) => {
       if (!kind) return;
       const norm = kind.trim().toLowerCase().replace(/[ -]/g, "_");
-      if (["", "clear", "open", "grass", "plain", "field"].includes(norm)) return;
+      if (CELL_OPEN.has(norm)) return;
       const col = i % grid.cols, row = Math.floor(i / grid.cols);
       const fill = CELL_FILL[norm] ?? "url(#stk-unknown)";
       const x = col * c, y = this.height - (row + 1) * c;
       const cell = svg("g", { class: `cell ${norm}` }, svg("title", {}, `${cellName(col, row)}: ${kind}`),
         svg("rect", { x: fmt(x), y: fmt(y), width: fmt(c), height: fmt(c), fill }));
-      if (!CELL_FILL[norm] || norm === "ford" || norm === "bridge") {
+      if (!CELL_FILL[norm] || CELL_NAMED.has(norm)) {
         cell.append(svg("text", { x: fmt(x + c / 2), y: fmt(y + c / 2), class: "cell-name", "font-size": fmt(Math.min(0.4, c * 0.18)) }, kind));
       }
       g.append(cell);
