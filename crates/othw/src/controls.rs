@@ -11,7 +11,9 @@
 
 use crate::Othw;
 use crate::data::Special;
-use crate::state::{Command, GoneHow, Orders, State, Status, Unit, UnitId, cell_name, flags};
+use crate::state::{
+    Command, GoneHow, Orders, State, Status, Unit, UnitId, cell_name, facing_name, flags,
+};
 use tabletop::controls::{Action, Controls, Drag, RosterRow, SquareTarget, UnitControl};
 use tabletop::grid::{CellPos, GridFacing};
 use tabletop::rules::{Pending, RuleSet, Side};
@@ -113,7 +115,7 @@ pub fn roster(st: &State) -> Vec<RosterRow> {
 
 /// A unit's move allowance for one move action now, in squares, and the words for it: its
 /// profile's M, or the single point left to it in woods or a ford (OTHW-MOV-11).
-pub fn allowance(r: &Othw, st: &State, x: &Unit) -> (f64, String) {
+fn allowance(r: &Othw, st: &State, x: &Unit) -> (f64, String) {
     let mv = &r.data.rules.movement;
     let step = f64::from(mv.step_cost.max(1));
     let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
@@ -147,16 +149,6 @@ fn unit_control(r: &Othw, st: &State, x: &Unit) -> UnitControl {
         allowance_text,
         drag: Drag::None,
         actions: Vec::new(),
-    }
-}
-
-/// A facing in words.
-pub fn facing_name(f: GridFacing) -> &'static str {
-    match f {
-        GridFacing::North => "north",
-        GridFacing::East => "east",
-        GridFacing::South => "south",
-        GridFacing::West => "west",
     }
 }
 

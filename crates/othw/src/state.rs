@@ -836,7 +836,8 @@ pub fn cell_name(p: CellPos) -> String {
     format!("{col}{}", p.row + 1)
 }
 
-fn facing_name(f: GridFacing) -> &'static str {
+/// A facing in words.
+pub fn facing_name(f: GridFacing) -> &'static str {
     match f {
         GridFacing::North => "north",
         GridFacing::East => "east",

@@ -392,7 +392,7 @@ fn moves_are_dragged_and_turns_in_place_are_in_the_menu() {
     assert_eq!(labels, ["Move to E3 facing north"]);
     let turns: Vec<&str> = foot.actions.iter().map(|a| a.label.as_str()).collect();
     for f in [GridFacing::East, GridFacing::South, GridFacing::West] {
-        let want = format!("Turn to face {}", othw::controls::facing_name(f));
+        let want = format!("Turn to face {}", othw::state::facing_name(f));
         assert!(turns.contains(&want.as_str()), "{turns:?}");
     }
 }

@@ -630,7 +630,7 @@ pub fn scene(data: &Data, st: &State, viewer: Viewer) -> Scene {
     for g in st.generals.iter().filter(|g| !g.risk.fallen(data)) {
         let r = tabletop::geometry::Rect::new(g.at, g.facing, 1.0, 1.0);
         scene.pieces.push(Piece {
-            id: Some(format!("general-{}", g.side)),
+            id: Some(crate::state::general_piece(g.side)),
             outline: r,
             stands: Vec::new(),
             side: Some(g.side),

@@ -549,6 +549,11 @@ pub fn remaining_points(data: &Data, state: &State, side: Side) -> u32 {
     units.saturating_add(general)
 }
 
+/// The ID of a side's General on the table and in the controls (his piece is not a unit).
+pub fn general_piece(side: Side) -> String {
+    format!("general-{side}")
+}
+
 /// The General of a side.
 pub fn general(state: &State, side: Side) -> Option<&General> {
     state.generals.iter().find(|g| g.side == side)

@@ -33,7 +33,7 @@ pub fn measure(
     if !planning || !request.to.is_finite() || !facing_ok {
         return None;
     }
-    if request.unit == format!("general-{side}") {
+    if request.unit == crate::state::general_piece(side) {
         return general_ride(rules, st, side, request.to);
     }
     let id: u16 = request.unit.parse().ok()?;
@@ -244,7 +244,7 @@ fn general_ride(rules: &Wrg1969, st: &State, side: Side, to: Point) -> Option<Me
         Err(r) => (None, Some(r.rule.as_str().to_string()), Some(r.reason)),
     };
     Some(Measurement {
-        unit: format!("general-{side}"),
+        unit: crate::state::general_piece(side),
         path: vec![g.at, to],
         length,
         cost: length,

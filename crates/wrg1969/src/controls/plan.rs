@@ -218,7 +218,7 @@ fn general_control(rules: &Wrg1969, st: &State, side: Side, base: &Value, out: &
         apply_draft(&mut trial, "/general", None, &v) && passes(rules, st, side, &trial)
     });
     out.units.push(UnitControl {
-        unit: format!("general-{side}"),
+        unit: crate::state::general_piece(side),
         label: "General".into(),
         allowance: Some(ride),
         allowance_text: format!(

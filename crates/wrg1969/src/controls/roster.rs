@@ -41,7 +41,7 @@ pub fn roster(rules: &Wrg1969, st: &State, viewer: Viewer) -> Vec<RosterRow> {
             };
             out.push(RosterRow {
                 side: side.to_string(),
-                unit: format!("general-{side}"),
+                unit: crate::state::general_piece(side),
                 label: "General".into(),
                 kind: format!("General ({})", troop_words(g.troop)),
                 strength: figs,
