@@ -118,7 +118,7 @@ pub fn roster(st: &State) -> Vec<RosterRow> {
 fn allowance(r: &Othw, st: &State, x: &Unit) -> (f64, String) {
     let mv = &r.data.rules.movement;
     let step = f64::from(mv.step_cost.max(1));
-    let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
+    let exempt = x.ignores_restricted();
     let squares = |points: u8| {
         let n = (f64::from(points) / step).floor();
         (n, if n == 1.0 { "1 square".to_string() } else { format!("{n} squares") })
@@ -171,7 +171,7 @@ fn move_label(
     if x.has(Special::FreeFacing) && facing != x.facing {
         rules.push("OTHW-MOV-03");
     }
-    let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
+    let exempt = x.ignores_restricted();
     if !exempt && (st.board.restricted(x.pos) || st.board.restricted(to)) {
         rules.push("OTHW-MOV-11");
     }

@@ -303,7 +303,7 @@ impl<'a> Ctx<'a> {
         }
         let dir = self.st.side(x.side).edge.facing();
         self.place(u, x.pos, dir, Placement::Flight, rule);
-        let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
+        let exempt = x.ignores_restricted();
         let board = self.st.board.clone();
         let restricted_pts = self.r.data.rules.movement.restricted_points;
         let mut budget = if !exempt && board.restricted(x.pos) { restricted_pts } else { x.m };
@@ -750,7 +750,7 @@ impl<'a> Ctx<'a> {
             } else {
                 self.route(x.pos, |q| q == goal_pos)
             } {
-                let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
+                let exempt = x.ignores_restricted();
                 let board = self.st.board.clone();
                 let mut at = x.pos;
                 let mut facing = x.facing;

@@ -184,7 +184,7 @@ impl Othw {
         let (nbr, terrain, pos) = (&tables.nbr[..], &tables.terrain[..], &tables.pos[..]);
         let occ = &st.occ[..];
         let mv = &self.data.rules.movement;
-        let exempt = unit.has(Special::LooseOrder) || unit.is_skirmisher();
+        let exempt = unit.ignores_restricted();
         let restricted = |i: usize| !exempt && tables.restricted[i];
         let turn_cost = if unit.has(Special::FreeFacing) { 0 } else { mv.turn_cost };
         let (m, rp, step) = (unit.m, mv.restricted_points, mv.step_cost);
@@ -503,7 +503,7 @@ impl Othw {
         let mut changes = false;
         for &u in units {
             let x = &st.units[u as usize];
-            let exempt = x.has(Special::LooseOrder) || x.is_skirmisher();
+            let exempt = x.ignores_restricted();
             let turn = if x.facing != facing {
                 changes = true;
                 if x.has(Special::FreeFacing) { 0 } else { mv.turn_cost }

@@ -1,7 +1,6 @@
 //! The [`RuleSet`] implementation: set-up, checks, execution, views and drawing.
 
 use crate::Othw;
-use crate::data::Special;
 use crate::engine::Ctx;
 use crate::scenario::{First, Scenario};
 use crate::state::{
@@ -154,7 +153,7 @@ impl Othw {
                     ("OTHW-MOV-05", "the river cannot be entered away from a ford".to_string())
                 } else if (*to, *facing) == (x.pos, x.facing) {
                     ("OTHW-MOV-02", "the move changes nothing".to_string())
-                } else if !(x.has(Special::LooseOrder) || x.is_skirmisher())
+                } else if !x.ignores_restricted()
                     && (st.board.restricted(x.pos) || st.board.restricted(*to))
                 {
                     (

@@ -177,6 +177,12 @@ impl Unit {
         self.has(crate::data::Special::Interpenetration)
     }
 
+    /// True when woods and fords do not cut its move to one point: loose order and
+    /// skirmishers (OTHW-MOV-11).
+    pub fn ignores_restricted(&self) -> bool {
+        self.has(crate::data::Special::LooseOrder) || self.is_skirmisher()
+    }
+
     /// True when its flags hold `f`.
     pub fn flag(&self, f: u8) -> bool {
         self.flags & f != 0
