@@ -595,10 +595,19 @@ impl Movement {
         let fits = |p: &Plan| p.stopped.is_none() && p.cost <= allowance + tol;
 
         // How far the allowance lasts: whole steps while they fit, then the part of the next.
+        // A legal move that is not a charge is covered whole, and its plan is the one above.
+        let covered = verdict.is_ok() && !charge;
         let mut within = 0.0;
         let mut last_ok: Option<Plan> = None;
-        for k in 1..=route.steps.len() {
+        let steps = if covered && full.is_ok() { 0 } else { route.steps.len() };
+        for k in 1..=steps {
             let before = if k == 1 { 0.0 } else { along[k - 2] };
+            // Where the reference point stands when the step begins: the steps before it all
+            // fitted, and `last_ok` is their plan.
+            let from = match k {
+                1 => Some(u.pose.at),
+                _ => last_ok.as_ref().map(|p| p.pose.at),
+            };
             let plan = self.lenient_plan(state, u, &route.steps[..k]);
             if let Ok(p) = &plan
                 && fits(p)
@@ -611,11 +620,6 @@ impl Movement {
                 last_ok = Some(p.clone());
             }
             within = before;
-            // Where the reference point stands when the step begins.
-            let from = match k {
-                1 => Some(u.pose.at),
-                _ => self.lenient_plan(state, u, &route.steps[..k - 1]).ok().map(|p| p.pose.at),
-            };
             let partial = |f: f64| -> Option<Step> {
                 match &route.steps[k - 1] {
                     Step::Advance { to } => {
@@ -651,7 +655,7 @@ impl Movement {
             }
             break;
         }
-        if verdict.is_ok() && !charge {
+        if covered {
             within = length;
         }
         let measured = full.ok().or(last_ok);
