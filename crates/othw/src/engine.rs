@@ -10,7 +10,8 @@ use crate::Othw;
 use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile};
 use crate::data::{FateResult, RampageTurn, RetreatStep, Special};
 use crate::state::{
-    ActionKind, Command, Event, GoneHow, Placement, State, Status, TestKind, UnitId, apply, flags,
+    ActionKind, Command, Event, GoneHow, Placement, State, Status, TestKind, Unit, UnitId, apply,
+    flags,
 };
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -41,8 +42,21 @@ fn rid(s: &'static str) -> RuleId {
 }
 
 impl<'a> Ctx<'a> {
-    pub fn new(r: &'a Othw, st: &'a mut State, dice: &'a mut dyn DiceSource) -> Ctx<'a> {
-        Ctx { r, st, ev: Vec::with_capacity(8), dice, drops: Vec::new() }
+    /// A context for carrying out `cmd` on `st`.
+    pub fn new(
+        r: &'a Othw,
+        st: &'a mut State,
+        dice: &'a mut dyn DiceSource,
+        cmd: &Command,
+    ) -> Ctx<'a> {
+        // Room for the events the command usually makes, so that the list is seldom grown: a
+        // combat round and its aftermath make up to about 16, a group move 3 and one per unit.
+        let events = match cmd {
+            Command::Attack { .. } => 16,
+            Command::GroupMove { units, .. } => 3 + units.len(),
+            _ => 8,
+        };
+        Ctx { r, st, ev: Vec::with_capacity(events), dice, drops: Vec::new() }
     }
 
     pub fn emit(&mut self, e: Event) {
@@ -131,7 +145,12 @@ impl<'a> Ctx<'a> {
         self.emit(Event::Fate { side, roll, total, result, absent_through });
         if result == FateResult::Removed {
             let n = self.r.data.morale.drops.general_lost;
-            self.queue_drop(side, n, format!("general {} removed by fate", g.name), "OTHW-VIC-05");
+            self.queue_drop(
+                side,
+                n,
+                ["general ", &g.name, " removed by fate"].concat(),
+                "OTHW-VIC-05",
+            );
         }
     }
 
@@ -144,7 +163,7 @@ impl<'a> Ctx<'a> {
         }
         self.emit(Event::GeneralLost { side, why: why.into(), rule: rid("OTHW-GEN-10") });
         let n = self.r.data.morale.drops.general_lost;
-        self.queue_drop(side, n, format!("general {} lost", g.name), "OTHW-VIC-05");
+        self.queue_drop(side, n, ["general ", &g.name, " lost"].concat(), "OTHW-VIC-05");
     }
 
     /// A leadership test for `u`, with the general's reroll when he is with it (OTHW-STAT-05,
@@ -204,6 +223,7 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
                 let loss = self.r.data.morale.attrition_loss;
+                let text = morale_text(to);
                 let mut broken = Vec::new();
                 for i in 0..self.st.units.len() {
                     let x = &self.st.units[i];
@@ -215,7 +235,7 @@ impl<'a> Ctx<'a> {
                         continue;
                     }
                     let nsp = x.sp.saturating_sub(loss);
-                    self.set_sp(i as UnitId, nsp, format!("army morale {to}"), "OTHW-VIC-06");
+                    self.set_sp(i as UnitId, nsp, text.clone(), "OTHW-VIC-06");
                     if nsp == 0 {
                         broken.push(i as UnitId);
                     }
@@ -255,7 +275,12 @@ impl<'a> Ctx<'a> {
         let side = self.st.units[u as usize].side;
         self.remove(u, GoneHow::Slaughtered, why, rule);
         let n = self.r.data.morale.drops.slaughter;
-        self.queue_drop(side, n, format!("{} slaughtered", self.name(u)), "OTHW-VIC-04");
+        self.queue_drop(
+            side,
+            n,
+            [&self.st.units[u as usize].name, " slaughtered"].concat(),
+            "OTHW-VIC-04",
+        );
     }
 
     /// A unit at 0 SP breaks and flees, or, rampaging, is destroyed (OTHW-FLT-01).
@@ -268,7 +293,7 @@ impl<'a> Ctx<'a> {
         if x.status == Status::Rampaging {
             self.remove(u, GoneHow::Destroyed, "destroyed while rampaging", "OTHW-CMB-20");
             if cause == Cause::Combat {
-                self.queue_drop(x.side, drop, format!("{} destroyed", x.name), "OTHW-VIC-03");
+                self.queue_drop(x.side, drop, [&x.name, " destroyed"].concat(), "OTHW-VIC-03");
             }
             return;
         }
@@ -287,7 +312,7 @@ impl<'a> Ctx<'a> {
         };
         self.emit(e);
         if cause == Cause::Combat && !x.is_skirmisher() {
-            self.queue_drop(x.side, drop, format!("{} broke", x.name), "OTHW-VIC-03");
+            self.queue_drop(x.side, drop, [&x.name, " broke"].concat(), "OTHW-VIC-03");
         }
         self.general_lost_with(u, "his unit broke");
         if x.side == self.st.phasing {
@@ -331,7 +356,7 @@ impl<'a> Ctx<'a> {
             }
             match self.st.at(q) {
                 Some(v) if self.st.units[v as usize].side != x.side => {
-                    let why = format!("ran into {}", self.name(v));
+                    let why = ["ran into ", &self.st.units[v as usize].name].concat();
                     self.slaughter(u, why, "OTHW-FLT-05");
                     return;
                 }
@@ -373,7 +398,7 @@ impl<'a> Ctx<'a> {
         let a = self.st.units[att as usize].clone();
         let d = self.st.units[def as usize].clone();
         if d.status == Status::Fleeing {
-            let why = format!("caught by {}", a.name);
+            let why = ["caught by ", &a.name].concat();
             self.slaughter(def, why, "OTHW-FLT-07");
             return;
         }
@@ -507,15 +532,20 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        // "W wins the round (N hits to M); L loses" or "a drawn round (N hits each)".
         let text = match (winner, loser) {
-            (Some(w), Some(l)) => format!(
-                "{} wins the round ({} hits to {}); {} loses",
-                self.name(w),
-                hits_on_a.max(hits_on_d),
-                hits_on_a.min(hits_on_d),
-                self.name(l)
-            ),
-            _ => format!("a drawn round ({hits_on_a} hits each)"),
+            (Some(w), Some(l)) => [
+                &self.st.units[w as usize].name,
+                " wins the round (",
+                &hits_text(hits_on_a.max(hits_on_d)),
+                " to ",
+                &number_text(hits_on_a.min(hits_on_d)),
+                "); ",
+                &self.st.units[l as usize].name,
+                " loses",
+            ]
+            .concat(),
+            _ => ["a drawn round (", &hits_text(hits_on_a), " each)"].concat(),
         };
         self.emit(Event::Result {
             attacker_hits: hits_on_a,
@@ -588,7 +618,7 @@ impl<'a> Ctx<'a> {
                 self.remove(l, GoneHow::PushedOff, "pushed off the board", "OTHW-CMB-15");
                 if !x.is_skirmisher() {
                     let n = self.r.data.morale.drops.combat_break;
-                    self.queue_drop(x.side, n, format!("{} pushed off", x.name), "OTHW-VIC-03");
+                    self.queue_drop(x.side, n, [&x.name, " pushed off"].concat(), "OTHW-VIC-03");
                 }
                 return;
             }
@@ -655,7 +685,7 @@ impl<'a> Ctx<'a> {
             if !self.st.board.grid.in_bounds(q) {
                 self.remove(u, GoneHow::Destroyed, "rampaged off the board", "OTHW-CMB-19");
                 let n = self.r.data.morale.drops.combat_break;
-                self.queue_drop(x.side, n, format!("{} lost", x.name), "OTHW-VIC-03");
+                self.queue_drop(x.side, n, [&x.name, " lost"].concat(), "OTHW-VIC-03");
                 return;
             }
             if self.st.board.impassable(q) {
@@ -663,7 +693,7 @@ impl<'a> Ctx<'a> {
             }
             if let Some(v) = self.st.at(q) {
                 if self.st.units[v as usize].status == Status::Fleeing {
-                    let why = format!("trampled by {}", x.name);
+                    let why = ["trampled by ", &x.name].concat();
                     self.slaughter(v, why, "OTHW-CMB-19");
                 } else {
                     self.fight(u, v, false);
@@ -743,7 +773,7 @@ impl<'a> Ctx<'a> {
         if let Some(catching) = chase {
             let adjacent = |q: CellPos| q.manhattan(goal_pos) == 1;
             if catching && adjacent(x.pos) {
-                let why = format!("caught by {}", x.name);
+                let why = ["caught by ", &x.name].concat();
                 self.slaughter(t, why, "OTHW-FLT-07");
             } else if let Some(path) = if catching {
                 self.route(x.pos, adjacent)
@@ -771,7 +801,7 @@ impl<'a> Ctx<'a> {
                 let rule = if catching { "OTHW-FLT-09" } else { "OTHW-FLT-10" };
                 self.place(p, at, facing, Placement::Pursuit, rule);
                 if catching && adjacent(at) {
-                    let why = format!("caught by {}", x.name);
+                    let why = ["caught by ", &x.name].concat();
                     self.slaughter(t, why, "OTHW-FLT-07");
                 }
             }
@@ -804,36 +834,40 @@ impl<'a> Ctx<'a> {
 
     /// Step 1 of `side`'s phase: rampages, flight, pursuits (OTHW-SEQ-02).
     fn step1(&mut self, side: Side) {
-        // The side's units in order (units are never added or removed).
-        let n = self.st.units.len() as UnitId;
-        for u in 0..n {
-            if self.st.units[u as usize].side != side {
-                continue;
-            }
-            if self.st.units[u as usize].status == Status::Rampaging {
-                let roll = self.d6("rampage", "OTHW-CMB-20");
-                let turn = self.r.data.rules.rampage.later[(roll.value.clamp(1, 6) - 1) as usize];
-                self.emit(Event::Rampage { unit: u, name: self.name(u), roll, turn });
-                self.rampage_move(u, turn);
-                self.settle();
-            }
+        // The side's units in ID order (units are never added or removed), each looked at as it
+        // stands when its turn comes.
+        let mut from = 0;
+        while let Some(u) =
+            self.next_unit(from, |x| x.side == side && x.status == Status::Rampaging)
+        {
+            from = usize::from(u) + 1;
+            let roll = self.d6("rampage", "OTHW-CMB-20");
+            let turn = self.r.data.rules.rampage.later[(roll.value.clamp(1, 6) - 1) as usize];
+            self.emit(Event::Rampage { unit: u, name: self.name(u), roll, turn });
+            self.rampage_move(u, turn);
+            self.settle();
         }
-        for u in 0..n {
-            if self.st.units[u as usize].side != side {
-                continue;
-            }
-            if self.st.units[u as usize].status == Status::Fleeing {
-                self.flee(u, "OTHW-FLT-03");
-                self.settle();
-            }
+        from = 0;
+        while let Some(u) = self.next_unit(from, |x| x.side == side && x.status == Status::Fleeing)
+        {
+            from = usize::from(u) + 1;
+            self.flee(u, "OTHW-FLT-03");
+            self.settle();
         }
-        for u in 0..n {
-            let x = &self.st.units[u as usize];
-            if x.side == side && x.status == Status::Ready && x.pursuing.is_some() {
-                self.pursue(u);
-                self.settle();
-            }
+        from = 0;
+        while let Some(u) = self.next_unit(from, |x| {
+            x.side == side && x.status == Status::Ready && x.pursuing.is_some()
+        }) {
+            from = usize::from(u) + 1;
+            self.pursue(u);
+            self.settle();
         }
+    }
+
+    /// The first unit with an ID of at least `from` that meets `want`.
+    fn next_unit(&self, from: usize, want: impl Fn(&Unit) -> bool) -> Option<UnitId> {
+        let i = self.st.units.get(from..)?.iter().position(want)?;
+        Some((from + i) as UnitId)
     }
 
     /// Ends the battle if an army has broken (OTHW-R-10, VIC-09); true when over.
@@ -917,11 +951,9 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// After an action: end the phase when nothing may act any more (OTHW-SEQ-07, SEQ-09).
+    /// After an action (the battle not over): end the phase when nothing may act any more
+    /// (OTHW-SEQ-07, SEQ-09).
     fn after_action(&mut self) {
-        if self.check_over() {
-            return;
-        }
         if !self.r.any_action(self.st) {
             if self.st.phase_over {
                 self.end_phase("the general's unit has nothing left to do", "OTHW-SEQ-07");
@@ -1021,8 +1053,12 @@ impl<'a> Ctx<'a> {
         ends
     }
 
+    /// Ends an action: army-morale drops, the end of the battle, the phase-end roll's effect
+    /// and the end of the phase.
     fn finish(&mut self, side: Side, ends: bool) {
         self.settle();
+        // The only check: the phase-end roll's effect below cannot end the battle, so
+        // `after_action` does not check again.
         if self.check_over() {
             return;
         }
@@ -1037,6 +1073,15 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// A small count in figures, as `format!("{n}")` writes it.
+fn number_text(n: u8) -> Cow<'static, str> {
+    const TEXT: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    match TEXT.get(usize::from(n)) {
+        Some(t) => Cow::Borrowed(t),
+        None => Cow::Owned(n.to_string()),
+    }
+}
+
 /// "N hits", for the strength lost in a round.
 fn hits_text(n: u8) -> Cow<'static, str> {
     const TEXT: [&str; 10] = [
@@ -1046,6 +1091,26 @@ fn hits_text(n: u8) -> Cow<'static, str> {
     match TEXT.get(usize::from(n)) {
         Some(t) => Cow::Borrowed(t),
         None => Cow::Owned(format!("{n} hits")),
+    }
+}
+
+/// "army morale N", why attrition cost a unit strength (a fixed phrase for the usual N).
+fn morale_text(n: u8) -> Cow<'static, str> {
+    const TEXT: [&str; 10] = [
+        "army morale 0",
+        "army morale 1",
+        "army morale 2",
+        "army morale 3",
+        "army morale 4",
+        "army morale 5",
+        "army morale 6",
+        "army morale 7",
+        "army morale 8",
+        "army morale 9",
+    ];
+    match TEXT.get(usize::from(n)) {
+        Some(t) => Cow::Borrowed(t),
+        None => Cow::Owned(format!("army morale {n}")),
     }
 }
 

@@ -291,7 +291,7 @@ impl RuleSet for Othw {
             static SCRATCH: std::cell::RefCell<Option<State>> = const { std::cell::RefCell::new(None) };
         }
         let run = |st: &mut State, dice: &mut dyn DiceSource| {
-            let mut cx = Ctx::new(self, st, dice);
+            let mut cx = Ctx::new(self, st, dice, command);
             cx.command(state.phasing, command);
             cx.ev
         };

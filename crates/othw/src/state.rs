@@ -307,7 +307,8 @@ impl State {
 // Cloning. `execute` works on a copy of the state, refreshed from the state it is given with
 // `clone_from`: these impls copy the plain fields and clone a name (a reference-counted
 // string) only when it is not already the same string, so that refreshing a copy of the same
-// game costs no reference counting.
+// game costs no reference counting. The parts' `clone_from` are inlined into the state's (a
+// call per unit cost about a third of the refresh).
 
 /// Clones `src` into `dst` unless both are the same shared string.
 fn clone_name(dst: &mut Arc<str>, src: &Arc<str>) {
@@ -321,6 +322,7 @@ impl Clone for Unit {
         Unit { name: self.name.clone(), type_name: self.type_name.clone(), ..*self }
     }
 
+    #[inline]
     fn clone_from(&mut self, src: &Unit) {
         let Unit {
             id,
@@ -358,6 +360,7 @@ impl Clone for General {
         General { name: self.name.clone(), ..*self }
     }
 
+    #[inline]
     fn clone_from(&mut self, src: &General) {
         let General {
             name,
@@ -381,6 +384,7 @@ impl Clone for SideState {
         SideState { name: self.name.clone(), general: self.general.clone(), ..*self }
     }
 
+    #[inline]
     fn clone_from(&mut self, src: &SideState) {
         let SideState { name, edge, am, am_start, general, orders } = src;
         clone_name(&mut self.name, name);
