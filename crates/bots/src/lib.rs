@@ -57,6 +57,13 @@ pub trait Bot<R: RuleSet>: Send {
         side: Side,
         rng: &mut SeededDice,
     ) -> Result<R::Command, BotError>;
+
+    /// True when the bot, kept from one game to the next, chooses exactly as a new bot with
+    /// the same settings would: a simulation may then keep it rather than make a new one for
+    /// every game (and keep the buffers and tables it has built). False unless a bot says so.
+    fn reusable(&self) -> bool {
+        false
+    }
 }
 
 /// The commands a bot chooses among: every legal command where the rule set lists them,
@@ -115,6 +122,11 @@ impl<R: RuleSet> Bot<R> for RandomBot {
         let i = rng.below(all.len() as u32) as usize;
         Ok(all.swap_remove(i))
     }
+
+    /// It keeps nothing: every choice comes from the state and the generator.
+    fn reusable(&self) -> bool {
+        true
+    }
 }
 
 /// A typed [`Bot`] behind the host's [`HostedBot`] interface: it finds the concrete game
@@ -148,6 +160,10 @@ impl<R: RuleSet, B: Bot<R>> HostedBot for Hosted<R, B> {
         let command =
             self.bot.choose(game.rules(), game.state(), side, rng).map_err(|e| e.to_string())?;
         serde_json::to_value(&command).map_err(|e| format!("the command does not serialise: {e}"))
+    }
+
+    fn reusable(&self) -> bool {
+        self.bot.reusable()
     }
 }
 

@@ -1598,6 +1598,13 @@ impl Bot<Othw> for Scripted {
     ) -> Result<Command, BotError> {
         self.best(rules, state, side).map(|(c, _)| c).ok_or(BotError::NoCommand(side))
     }
+
+    /// What it keeps from one decision to the next is checked against the state before use
+    /// (see [`Memory`]), so a kept player chooses as a new one, in a new battle too
+    /// (`tests/fingerprint.rs` checks this).
+    fn reusable(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::time::Instant;
-use tabletop::host::{BotSpec, HostedRuleSet, HostedScenario};
+use tabletop::host::{BotSpec, HostedBot, HostedRuleSet, HostedScenario};
 use tabletop::{Side, Source, Viewer};
 
 /// What a simulation is asked to do.
@@ -35,7 +35,7 @@ pub struct SimConfig {
 }
 
 /// One game's result.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameResult {
     /// Who won: `Some(None)` a draw, `None` unfinished.
     pub winner: Option<Option<Side>>,
@@ -47,15 +47,24 @@ pub struct GameResult {
     pub figures: [Vec<(String, f64)>; 2],
 }
 
-/// Plays game `index`.
+/// The bots a thread kept from its last game, when both may be kept (see
+/// [`tabletop::host::HostedBot::reusable`]).
+type Kept = Option<[Box<dyn HostedBot>; 2]>;
+
+/// Plays game `index`, with the bots in `kept` when there are some (else new ones), and keeps
+/// them there afterwards when both may play another game.
 fn one(
     rules: &dyn HostedRuleSet,
     scenario: &dyn HostedScenario,
     config: &SimConfig,
     index: u64,
+    kept: &mut Kept,
 ) -> anyhow::Result<GameResult> {
     let seed = config.seed.wrapping_add(index);
-    let mut bots = players::make_pair(rules, &config.specs)?;
+    let mut bots = match kept.take() {
+        Some(bots) => bots,
+        None => players::make_pair(rules, &config.specs)?,
+    };
     let game = scenario.new_game(seed);
     let (game, end) = play(game, seed, &mut bots, config.max_commands, &mut Blind)
         .map_err(|e| {
@@ -66,6 +75,9 @@ fn one(
                 config.specs[1]
             )
         })?;
+    if bots.iter().all(|b| b.reusable()) {
+        *kept = Some(bots);
+    }
     let winner = match end {
         End::Over(o) => Some(o.winner),
         End::Unfinished => None,
@@ -110,11 +122,15 @@ pub fn run(
     let results: Vec<anyhow::Result<GameResult>> = pool.install(|| {
         (0..config.games)
             .into_par_iter()
-            .map(|i| {
-                let r = one(rules, scenario.as_ref(), config, i);
-                bar.inc(1);
-                r
-            })
+            // Each thread keeps its bots from game to game when they may be kept.
+            .map_init(
+                || None,
+                |kept, i| {
+                    let r = one(rules, scenario.as_ref(), config, i, kept);
+                    bar.inc(1);
+                    r
+                },
+            )
             .collect()
     });
     bar.finish_and_clear();
@@ -430,4 +446,38 @@ pub fn text(r: &SimReport) -> String {
         t.commands_per_second
     );
     o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::rulesets;
+
+    /// Bots kept from game to game (the scripted players and the random one say they may be)
+    /// play every game as new bots would.
+    #[test]
+    fn kept_bots_play_as_new_ones() {
+        let rules = rulesets().get("othw").expect("O/THW is hosted");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/othw/open_field.toml");
+        let source = Source::new(path, std::fs::read_to_string(path).expect("the scenario"));
+        let scenario = rules.load(source).expect("the scenario loads");
+        for specs in [["scripted", "scripted"], ["scripted", "random"]] {
+            let config = SimConfig {
+                scenario: path.into(),
+                games: 12,
+                seed: 40,
+                specs: specs.map(BotSpec::named),
+                threads: 1,
+                max_commands: 10_000,
+                progress: false,
+            };
+            let mut kept: Kept = None;
+            for i in 0..config.games {
+                let with_kept = one(rules, scenario.as_ref(), &config, i, &mut kept).unwrap();
+                assert!(kept.is_some(), "{specs:?}: both bots may be kept");
+                let fresh = one(rules, scenario.as_ref(), &config, i, &mut None).unwrap();
+                assert_eq!(with_kept, fresh, "{specs:?}: game {i}");
+            }
+        }
+    }
 }

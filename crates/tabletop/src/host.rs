@@ -137,6 +137,13 @@ pub trait HostedBot: Send {
         side: Side,
         rng: &mut SeededDice,
     ) -> Result<serde_json::Value, String>;
+
+    /// True when the bot, kept from one game to the next, chooses exactly as a new one with the
+    /// same settings would, so that a simulation may keep it between games. False unless the
+    /// bot says so.
+    fn reusable(&self) -> bool {
+        false
+    }
 }
 
 /// Makes a bot from a user's [`BotSpec`], or says what is wrong with its parameters.

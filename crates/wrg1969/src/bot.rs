@@ -225,6 +225,11 @@ impl Bot<Wrg1969> for Scripted {
             Err(_) => Ok(Command::Plan(Plan::default())),
         }
     }
+
+    /// It keeps nothing between choices.
+    fn reusable(&self) -> bool {
+        true
+    }
 }
 
 /// Registers the scripted player as `scripted` on a WRG 1969 host (call after
