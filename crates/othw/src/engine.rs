@@ -223,7 +223,8 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
                 let loss = self.r.data.morale.attrition_loss;
-                let text = morale_text(to);
+                // Made once for all the units it costs strength.
+                let text: Cow<'static, str> = format!("army morale {to}").into();
                 let mut broken = Vec::new();
                 for i in 0..self.st.units.len() {
                     let x = &self.st.units[i];
@@ -1091,26 +1092,6 @@ fn hits_text(n: u8) -> Cow<'static, str> {
     match TEXT.get(usize::from(n)) {
         Some(t) => Cow::Borrowed(t),
         None => Cow::Owned(format!("{n} hits")),
-    }
-}
-
-/// "army morale N", why attrition cost a unit strength (a fixed phrase for the usual N).
-fn morale_text(n: u8) -> Cow<'static, str> {
-    const TEXT: [&str; 10] = [
-        "army morale 0",
-        "army morale 1",
-        "army morale 2",
-        "army morale 3",
-        "army morale 4",
-        "army morale 5",
-        "army morale 6",
-        "army morale 7",
-        "army morale 8",
-        "army morale 9",
-    ];
-    match TEXT.get(usize::from(n)) {
-        Some(t) => Cow::Borrowed(t),
-        None => Cow::Owned(format!("army morale {n}")),
     }
 }
 
