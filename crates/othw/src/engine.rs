@@ -835,40 +835,30 @@ impl<'a> Ctx<'a> {
 
     /// Step 1 of `side`'s phase: rampages, flight, pursuits (OTHW-SEQ-02).
     fn step1(&mut self, side: Side) {
-        // The side's units in ID order (units are never added or removed), each looked at as it
-        // stands when its turn comes.
-        let mut from = 0;
-        while let Some(u) =
-            self.next_unit(from, |x| x.side == side && x.status == Status::Rampaging)
-        {
-            from = usize::from(u) + 1;
-            let roll = self.d6("rampage", "OTHW-CMB-20");
-            let turn = self.r.data.rules.rampage.later[(roll.value.clamp(1, 6) - 1) as usize];
-            self.emit(Event::Rampage { unit: u, name: self.name(u), roll, turn });
-            self.rampage_move(u, turn);
-            self.settle();
-        }
-        from = 0;
-        while let Some(u) = self.next_unit(from, |x| x.side == side && x.status == Status::Fleeing)
-        {
-            from = usize::from(u) + 1;
-            self.flee(u, "OTHW-FLT-03");
-            self.settle();
-        }
-        from = 0;
-        while let Some(u) = self.next_unit(from, |x| {
-            x.side == side && x.status == Status::Ready && x.pursuing.is_some()
-        }) {
-            from = usize::from(u) + 1;
-            self.pursue(u);
-            self.settle();
-        }
+        let rampaging = |x: &Unit| x.side == side && x.status == Status::Rampaging;
+        self.each_unit(rampaging, |cx, u| {
+            let roll = cx.d6("rampage", "OTHW-CMB-20");
+            let turn = cx.r.data.rules.rampage.later[(roll.value.clamp(1, 6) - 1) as usize];
+            cx.emit(Event::Rampage { unit: u, name: cx.name(u), roll, turn });
+            cx.rampage_move(u, turn);
+        });
+        let fleeing = |x: &Unit| x.side == side && x.status == Status::Fleeing;
+        self.each_unit(fleeing, |cx, u| cx.flee(u, "OTHW-FLT-03"));
+        let pursuing =
+            |x: &Unit| x.side == side && x.status == Status::Ready && x.pursuing.is_some();
+        self.each_unit(pursuing, |cx, u| cx.pursue(u));
     }
 
-    /// The first unit with an ID of at least `from` that meets `want`.
-    fn next_unit(&self, from: usize, want: impl Fn(&Unit) -> bool) -> Option<UnitId> {
-        let i = self.st.units.get(from..)?.iter().position(want)?;
-        Some((from + i) as UnitId)
+    /// Runs `act` and then settles, for each unit in ID order (units are never added or
+    /// removed) that meets `want` as it stands when its turn comes.
+    fn each_unit(&mut self, want: impl Fn(&Unit) -> bool, act: impl Fn(&mut Self, UnitId)) {
+        let mut from = 0;
+        while let Some(i) = self.st.units.get(from..).and_then(|rest| rest.iter().position(&want)) {
+            let u = (from + i) as UnitId;
+            from += i + 1;
+            act(self, u);
+            self.settle();
+        }
     }
 
     /// Ends the battle if an army has broken (OTHW-R-10, VIC-09); true when over.

@@ -207,6 +207,8 @@ impl Othw {
         };
         let start_facing = unit.facing as u8;
         let cells = nbr.len();
+        // The squares stood on are kept as bits only on boards of up to 128 cells.
+        let stepped_bits = |stepped: u128| if cells <= 128 { stepped } else { 0 };
         let (lo, hi) = (m.min(rp), m.max(rp));
         if !*long_way
             && turn_cost > 0
@@ -245,7 +247,7 @@ impl Othw {
                     }
                 }
             }
-            out.stepped = if cells <= 128 { stepped } else { 0 };
+            out.stepped = stepped_bits(stepped);
             return;
         }
         // cost[(cell * 4 + facing) * 2 + touched] and seen[cell * 4 + facing], marked with
@@ -340,7 +342,7 @@ impl Othw {
                     }
                 }
             }
-            out.stepped = if cells <= 128 { stepped } else { 0 };
+            out.stepped = stepped_bits(stepped);
             return;
         }
         cost[(start * 4 + usize::from(start_facing)) * 2 + usize::from(start_touched)] = mark;
@@ -414,7 +416,7 @@ impl Othw {
                 queue.push((q as u16, f as u8, nt, nc));
             }
         }
-        out.stepped = if cells <= 128 { stepped } else { 0 };
+        out.stepped = stepped_bits(stepped);
     }
 
     /// Why a group move is illegal, or `None` when it is legal (OTHW-MOV-06, MOV-07, MOV-11).
