@@ -5,6 +5,7 @@
 use crate::Othw;
 use crate::data::Special;
 use crate::state::{Board, Command, EMPTY, State, Status, UnitId, flags};
+use std::ops::ControlFlow;
 use std::sync::Arc;
 use tabletop::grid::{CellPos, CellTerrain, GridFacing};
 use tabletop::rules::Side;
@@ -56,6 +57,8 @@ pub(crate) struct Tables {
     pub terrain: Vec<CellTerrain>,
     /// Woods and fords (OTHW-MOV-11).
     pub restricted: Vec<bool>,
+    /// True when the board has woods or a ford.
+    pub any_restricted: bool,
 }
 
 /// No neighbour: the board edge (in [`Tables::nbr`]).
@@ -104,6 +107,7 @@ impl Tables {
         self.restricted.extend(
             self.terrain.iter().map(|t| matches!(t, CellTerrain::Wood | CellTerrain::Ford)),
         );
+        self.any_restricted = self.restricted.contains(&true);
         self.board = Some(board.clone());
         true
     }
@@ -130,9 +134,269 @@ pub struct Scratch {
     round: u32,
     queue: Vec<(u16, u8, bool, u8)>,
     pub(crate) tables: Tables,
-    /// Search every unit breadth-first, even one with a single action's worth of points whose
-    /// lists are otherwise worked out directly (the tests compare the two).
+    /// Search every unit breadth-first, even one whose lists are otherwise worked out by a
+    /// shortcut (one or two actions' worth of points, or free turns where woods and fords
+    /// cannot cut the move): the tests compare the two.
     long_way: bool,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many searches took each shortcut: one action, two actions, free turns (for the
+    /// tests).
+    static SHORTCUTS: std::cell::Cell<[usize; 3]> = const { std::cell::Cell::new([0; 3]) };
+}
+
+/// Counts a search that took shortcut `k` (in [`SHORTCUTS`]).
+#[cfg(test)]
+fn took(k: usize) {
+    SHORTCUTS.with(|n| {
+        let mut v = n.get();
+        v[k] += 1;
+        n.set(v);
+    });
+}
+
+/// The unit being searched for, and what it may do with a square and its occupant.
+struct Mover<'a> {
+    st: &'a State,
+    u: UnitId,
+    side: Side,
+    skirmisher: bool,
+    /// Loose order or a skirmisher: woods and fords do not cut its move (OTHW-MOV-11).
+    exempt: bool,
+    /// Woods and fords, by cell (from [`Tables::restricted`]).
+    restricted: &'a [bool],
+    /// Its movement points, and the points of a move that touches woods or a ford.
+    m: u8,
+    rp: u8,
+    /// The cell it stands on and its facing (by index in [`GridFacing::ALL`]).
+    start: usize,
+    facing: u8,
+}
+
+impl Mover<'_> {
+    /// True when cell `i` is woods or a ford that cuts this unit's move (OTHW-MOV-11).
+    fn restricted(&self, i: usize) -> bool {
+        !self.exempt && self.restricted[i]
+    }
+
+    /// The points a move may spend, by whether it touched woods or a ford.
+    fn budget(&self, touched: bool) -> u8 {
+        if touched { self.rp } else { self.m }
+    }
+
+    /// True when the unit may step through a square holding `v`: empty, itself, or a friend
+    /// when one of the two is a skirmisher (OTHW-MOV-05, TRT-10).
+    fn passable(&self, v: u8) -> bool {
+        v == EMPTY || v == self.u || {
+            let o = &self.st.units[v as usize];
+            o.side == self.side && (self.skirmisher || o.is_skirmisher())
+        }
+    }
+
+    /// True when the unit may attack `v`: an enemy on the board, or a friendly rampaging
+    /// elephant (OTHW-CMB-21).
+    fn target(&self, v: u8) -> bool {
+        v != EMPTY && v != self.u && {
+            let o = &self.st.units[v as usize];
+            o.on_board() && (o.side != self.side || o.status == Status::Rampaging)
+        }
+    }
+}
+
+/// The search's lists for a unit with two actions and no more (a turn and a step each cost
+/// `step`, and a third action is beyond either budget), worked out directly, in the search's
+/// order. Breadth-first, the search would take the unit: standing, to an attack on the square
+/// in front; then, by one action, to each other facing in order (an end, an attack on the
+/// square in front, a step onward) and to the square ahead (an end, an attack, a step on);
+/// then, by two, to the squares stepped onto after a turn, to each other facing on the square
+/// ahead, and to the square two ahead. Each list holds each (square, facing) once: no two of
+/// these states share one. Breaks when `first` and something was found.
+fn two_actions(
+    w: &Mover,
+    tables: &Tables,
+    step: u8,
+    want_attacks: bool,
+    first: bool,
+    out: &mut Reach,
+) -> ControlFlow<()> {
+    let found = || if first { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+    let (nbr, pos, occ) = (&tables.nbr[..], &tables.pos[..], &w.st.occ[..]);
+    // A square the unit may stand on: empty, or its own.
+    let free = |v: u8| v == EMPTY || v == w.u;
+    // A square it may step into: not the river (OTHW-MOV-05), and empty or passable.
+    let enterable = |q: usize| tables.terrain[q] != CellTerrain::River && w.passable(occ[q]);
+    let (s, f0) = (w.start, usize::from(w.facing));
+    let (p, facing) = (pos[s], GridFacing::ALL[f0]);
+    let (t0, free_s) = (w.restricted(s), free(occ[s]));
+    let mut stepped = 1u128 << (s & 127);
+    // Standing: an attack on the square in front.
+    let ahead = nbr[s][f0];
+    if want_attacks && free_s && ahead != NO_CELL && w.target(occ[usize::from(ahead)]) {
+        out.attacks.push((p, facing, occ[usize::from(ahead)]));
+        found()?;
+    }
+    // One action, a turn: an end, then with a second action an attack or a step onward (by
+    // facing, as bits).
+    let mut onward = 0u8;
+    if step <= w.budget(t0) {
+        for (f, g) in GridFacing::ALL.into_iter().enumerate() {
+            if f == f0 {
+                continue;
+            }
+            if free_s {
+                out.ends.push((p, g));
+                found()?;
+            }
+            let q = nbr[s][f];
+            if q == NO_CELL {
+                continue;
+            }
+            let q = usize::from(q);
+            if 2 * step > w.budget(t0 || w.restricted(q)) {
+                continue;
+            }
+            if want_attacks && free_s && w.target(occ[q]) {
+                out.attacks.push((p, g, occ[q]));
+                found()?;
+            }
+            if enterable(q) {
+                onward |= 1 << f;
+            }
+        }
+    }
+    // One action, the step ahead: an end, then with a second action an attack, a step on
+    // (the square two ahead) or a turn (on the square ahead, when the unit may stand there).
+    let (mut two_ahead, mut turn_ahead) = (None, false);
+    let q1 = usize::from(ahead);
+    if ahead != NO_CELL && enterable(q1) && step <= w.budget(t0 || w.restricted(q1)) {
+        let t1 = t0 || w.restricted(q1);
+        stepped |= 1 << (q1 & 127);
+        let (p1, free1) = (pos[q1], free(occ[q1]));
+        if free1 {
+            out.ends.push((p1, facing));
+            found()?;
+        }
+        let q2 = nbr[q1][f0];
+        if q2 != NO_CELL && 2 * step <= w.budget(t1 || w.restricted(usize::from(q2))) {
+            let q2 = usize::from(q2);
+            if want_attacks && free1 && w.target(occ[q2]) {
+                out.attacks.push((p1, facing, occ[q2]));
+                found()?;
+            }
+            if enterable(q2) {
+                two_ahead = Some(q2);
+            }
+        }
+        turn_ahead = free1 && 2 * step <= w.budget(t1);
+    }
+    // Two actions: the ends only (an attack would be a third).
+    for (f, g) in GridFacing::ALL.into_iter().enumerate() {
+        if onward & 1 << f != 0 {
+            let q = usize::from(nbr[s][f]);
+            stepped |= 1 << (q & 127);
+            if free(occ[q]) {
+                out.ends.push((pos[q], g));
+                found()?;
+            }
+        }
+    }
+    if turn_ahead {
+        for (f, g) in GridFacing::ALL.into_iter().enumerate() {
+            if f != f0 {
+                out.ends.push((pos[q1], g));
+                found()?;
+            }
+        }
+    }
+    if let Some(q) = two_ahead {
+        stepped |= 1 << (q & 127);
+        if free(occ[q]) {
+            out.ends.push((pos[q], facing));
+            found()?;
+        }
+    }
+    // The squares stood on are kept as bits only on boards of up to 128 cells.
+    out.stepped = if nbr.len() <= 128 { stepped } else { 0 };
+    ControlFlow::Continue(())
+}
+
+/// The search's lists for a unit that turns for free (OTHW-MOV-03), where woods and fords
+/// cannot cut its move (the board has none, or it ignores them: OTHW-MOV-11), on a board of at
+/// most 128 cells, its points and a step adding up to at most 255. As the search with free
+/// turns, breadth-first over squares alone; but with every step costing the same and no
+/// budget depending on the ground crossed, each square is queued once, the first time it is
+/// reached, at its fewest points. So the squares queued (as bits) stand in for the points
+/// spent by square and for the facings already offered, and no attack can be listed twice
+/// (each square is stood on once). Breaks when `first` and something was found.
+fn free_turns(
+    w: &Mover,
+    tables: &Tables,
+    step: u8,
+    want_attacks: bool,
+    first: bool,
+    out: &mut Reach,
+) -> ControlFlow<()> {
+    let found = || if first { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+    let (nbr, pos, terrain, occ) =
+        (&tables.nbr[..], &tables.pos[..], &tables.terrain[..], &w.st.occ[..]);
+    let (start, m) = (w.start, w.m);
+    // The squares queued, in the search's order: those from `head` up to `level_end` reached
+    // with `c` points, those after them with a step more.
+    let mut queue = [0u16; 128];
+    queue[0] = start as u16;
+    let (mut head, mut tail, mut level_end, mut c) = (0, 1, 1, 0u8);
+    // The squares queued, as bits.
+    let mut seen = [0u64; 2];
+    seen[start >> 6] |= 1 << (start & 63);
+    while head < tail {
+        if head == level_end {
+            (c, level_end) = (c + step, tail);
+        }
+        let i = usize::from(queue[head]);
+        head += 1;
+        let v = occ[i];
+        let free_here = v == EMPTY || v == w.u;
+        let p = pos[i];
+        if free_here {
+            // Every facing (on its own square, every other facing).
+            if i == start {
+                for (f, g) in GridFacing::ALL.into_iter().enumerate() {
+                    if f != usize::from(w.facing) {
+                        out.ends.push((p, g));
+                    }
+                }
+            } else {
+                out.ends.extend_from_slice(&GridFacing::ALL.map(|g| (p, g)));
+            }
+            found()?;
+        }
+        let nc = c + step;
+        for (f, g) in GridFacing::ALL.into_iter().enumerate() {
+            let q = nbr[i][f];
+            if q == NO_CELL {
+                continue;
+            }
+            let q = usize::from(q);
+            let v = occ[q];
+            // An attack: standing, or charging with a step to spare.
+            if want_attacks && free_here && w.target(v) && (i == start || nc <= m) {
+                out.attacks.push((p, g, v));
+                found()?;
+            }
+            let (word, bit) = ((q >> 6) & 1, 1 << (q & 63));
+            if nc <= m && seen[word] & bit == 0 && terrain[q] != CellTerrain::River && w.passable(v)
+            {
+                seen[word] |= bit;
+                queue[tail] = q as u16;
+                tail += 1;
+            }
+        }
+    }
+    // Every square queued was stood on.
+    out.stepped = u128::from(seen[1]) << 64 | u128::from(seen[0]);
+    ControlFlow::Continue(())
 }
 
 impl Othw {
@@ -163,6 +427,10 @@ impl Othw {
     /// The search behind [`Othw::reach_into`]: over (square, facing, restricted terrain
     /// touched) by points spent, in breadth-first order, so that the lists come out in the
     /// same order however they are used. `first` stops at the first end or attack found.
+    /// Three common cases have shortcuts with the same lists in the same order (ties in the
+    /// player are broken by that order): one action and no more, two actions and no more
+    /// ([`two_actions`]), and free turns where woods and fords cannot cut the move
+    /// ([`free_turns`]).
     fn search(
         &self,
         st: &State,
@@ -184,28 +452,25 @@ impl Othw {
         let (nbr, terrain, pos) = (&tables.nbr[..], &tables.terrain[..], &tables.pos[..]);
         let occ = &st.occ[..];
         let mv = &self.data.rules.movement;
-        let exempt = unit.ignores_restricted();
-        let restricted = |i: usize| !exempt && tables.restricted[i];
         let turn_cost = if unit.has(Special::FreeFacing) { 0 } else { mv.turn_cost };
         let (m, rp, step) = (unit.m, mv.restricted_points, mv.step_cost);
-        let budget = |touched: bool| if touched { rp } else { m };
-        // What the unit may do with the occupant of a square: step through it (a friend,
-        // when one of the two is a skirmisher: OTHW-MOV-05, TRT-10), or attack it (an enemy
-        // on the board, or a friendly rampaging elephant: OTHW-CMB-21).
-        let (side, skirmisher) = (unit.side, unit.is_skirmisher());
-        let passable = |v: u8| {
-            v == EMPTY || v == u || {
-                let o = &st.units[v as usize];
-                o.side == side && (skirmisher || o.is_skirmisher())
-            }
+        let w = Mover {
+            st,
+            u,
+            side: unit.side,
+            skirmisher: unit.is_skirmisher(),
+            exempt: unit.ignores_restricted(),
+            restricted: &tables.restricted,
+            m,
+            rp,
+            start,
+            facing: unit.facing as u8,
         };
-        let target = |v: u8| {
-            v != EMPTY && v != u && {
-                let o = &st.units[v as usize];
-                o.on_board() && (o.side != side || o.status == Status::Rampaging)
-            }
-        };
-        let start_facing = unit.facing as u8;
+        let restricted = |i: usize| w.restricted(i);
+        let budget = |touched: bool| w.budget(touched);
+        let passable = |v: u8| w.passable(v);
+        let target = |v: u8| w.target(v);
+        let start_facing = w.facing;
         let cells = nbr.len();
         // The squares stood on are kept as bits only on boards of up to 128 cells.
         let stepped_bits = |stepped: u128| if cells <= 128 { stepped } else { 0 };
@@ -216,21 +481,25 @@ impl Othw {
             && turn_cost.max(step) <= lo
             && turn_cost.min(step) * 2 > hi
         {
+            #[cfg(test)]
+            took(0);
             // One action and no more (a turn, or a step ahead), whatever the terrain: the
             // search's lists worked out directly, in its order. It would take the unit from
             // its square facing as it does: an attack on the square in front, standing; then
             // each other facing, in order; then the square ahead, when it may enter it, an end
-            // when empty.
+            // when empty. (Attacks and turns only while its square is its own: a unit gone
+            // from the board may have left it to another.)
             let ahead = nbr[start][usize::from(start_facing)];
             let facing = unit.facing;
-            if want_attacks && ahead != NO_CELL && target(occ[usize::from(ahead)]) {
+            let free = occ[start] == u || occ[start] == EMPTY;
+            if want_attacks && free && ahead != NO_CELL && target(occ[usize::from(ahead)]) {
                 out.attacks.push((unit.pos, facing, occ[usize::from(ahead)]));
                 if first {
                     return;
                 }
             }
             for f in GridFacing::ALL {
-                if f != facing {
+                if free && f != facing {
                     out.ends.push((unit.pos, f));
                     if first {
                         return;
@@ -244,10 +513,34 @@ impl Othw {
                     stepped |= 1 << (q & 127);
                     if occ[q] == EMPTY {
                         out.ends.push((pos[q], facing));
+                        if first {
+                            return;
+                        }
                     }
                 }
             }
             out.stepped = stepped_bits(stepped);
+            return;
+        }
+        if !*long_way && turn_cost == step && (1..=85).contains(&step) && hi < 3 * step {
+            // Two actions and no more (turns and steps costing the same, a third beyond either
+            // budget; at most 85 points each, so that no sum of three overflows).
+            #[cfg(test)]
+            took(1);
+            let _ = two_actions(&w, tables, step, want_attacks, first, out);
+            return;
+        }
+        if !*long_way
+            && turn_cost == 0
+            && cells <= 128
+            && (w.exempt || !tables.any_restricted)
+            && m.checked_add(step).is_some()
+        {
+            // Free turns where woods and fords cannot cut the move, on a board small enough for
+            // the squares as bits (and no sum of points overflowing).
+            #[cfg(test)]
+            took(2);
+            let _ = free_turns(&w, tables, step, want_attacks, first, out);
             return;
         }
         // cost[(cell * 4 + facing) * 2 + touched] and seen[cell * 4 + facing], marked with
@@ -818,50 +1111,173 @@ impl Othw {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bot::Scripted;
     use tabletop::dice::SeededDice;
     use tabletop::rules::{Actor, RuleSet};
 
-    /// The shortcut for units with one action's worth of points gives the search's lists, in
+    /// What the shortcuts' tests saw besides agreement, by shortcut (one action, two actions,
+    /// free turns): the searches that took it, and among them those that stepped through a
+    /// friend, touched woods or a ford, came next to the river, or listed attacks.
+    #[derive(Debug, Default)]
+    struct Seen {
+        shortcuts: [usize; 3],
+        through: [usize; 3],
+        restricted: [usize; 3],
+        river: [usize; 3],
+        attacks: [usize; 3],
+    }
+
+    /// Compares unit `u`'s lists with the shortcuts allowed and by the search alone, with
+    /// and without attacks and when stopping at the first.
+    fn compare(r: &Othw, st: &State, u: UnitId, scratch: &mut Scratch, seen: &mut Seen) {
+        let (mut a, mut b) = (Reach::default(), Reach::default());
+        for (attacks, first) in [(true, false), (false, false), (true, true), (false, true)] {
+            let before = SHORTCUTS.with(|n| n.get());
+            scratch.long_way = false;
+            r.search(st, u, attacks, first, scratch, &mut a);
+            let after = SHORTCUTS.with(|n| n.get());
+            scratch.long_way = true;
+            r.search(st, u, attacks, first, scratch, &mut b);
+            let x = &st.units[u as usize];
+            let mv = &r.data.rules.movement;
+            assert_eq!(
+                a,
+                b,
+                "unit {u} ({}, m {}, {:?}, at {:?} facing {:?}), step {}, turn {}, woods {}, \
+                 attacks {attacks}, first {first}",
+                x.name,
+                x.m,
+                x.specials.list(),
+                x.pos,
+                x.facing,
+                mv.step_cost,
+                mv.turn_cost,
+                mv.restricted_points,
+            );
+            let Some(k) = (0..3).find(|&k| after[k] != before[k]) else { continue };
+            seen.shortcuts[k] += 1;
+            if first {
+                continue;
+            }
+            let t = &scratch.tables;
+            let stood = (0..t.nbr.len()).filter(|&i| a.stepped & 1 << (i & 127) != 0);
+            for i in stood {
+                let v = st.occ[i];
+                seen.through[k] += usize::from(v != EMPTY && v != u);
+                seen.restricted[k] += usize::from(t.restricted[i] && !x.ignores_restricted());
+                seen.river[k] += usize::from(
+                    t.nbr[i]
+                        .iter()
+                        .any(|&q| q != NO_CELL && t.terrain[usize::from(q)] == CellTerrain::River),
+                );
+            }
+            seen.attacks[k] += usize::from(!a.attacks.is_empty());
+        }
+    }
+
+    /// The shortcuts (for units with one or two actions' worth of points, and for units that
+    /// turn for free where woods and fords cannot cut their move) give the search's lists, in
     /// its order, with and without attacks and when stopping at the first, on every ready
-    /// scenario (woods, fords, the river, hills) through battles of random commands.
+    /// scenario (woods, fords, the river, hills) through battles of random commands and of the
+    /// scripted player's; with the rules' movement costs and with others (where a shortcut
+    /// must stand aside, or meets budgets it never meets in play), and with each unit given
+    /// other movement points and other specials (free facing, loose order, skirmishing).
     #[test]
-    fn the_one_action_shortcut_is_the_search() {
+    fn the_shortcuts_are_the_search() {
         let r = Othw::new();
+        let costs = [
+            (1, 1, 0),
+            (1, 1, 2),
+            (1, 1, 3),
+            (2, 2, 1),
+            (2, 2, 3),
+            (2, 2, 5),
+            (2, 2, 6),
+            (1, 2, 1),
+            (2, 1, 2),
+            (3, 3, 7),
+            (1, 0, 1),
+            (0, 1, 1),
+            (0, 0, 0),
+            (100, 100, 255),
+        ];
+        let others: Vec<Othw> = costs
+            .iter()
+            .map(|&(step, turn, woods)| {
+                let mut data = r.data.clone();
+                data.rules.movement.step_cost = step;
+                data.rules.movement.turn_cost = turn;
+                data.rules.movement.restricted_points = woods;
+                Othw::with_data(data)
+            })
+            .collect();
+        let toggles = [
+            0,
+            Special::FreeFacing.bit(),
+            Special::LooseOrder.bit(),
+            Special::Interpenetration.bit(),
+        ];
         let scenarios = [
             include_str!("../../../scenarios/othw/open_field.toml"),
             include_str!("../../../scenarios/othw/river_ford.toml"),
             include_str!("../../../scenarios/othw/hills_woods.toml"),
             include_str!("../../../scenarios/othw/generic.toml"),
         ];
-        let (mut scratch, mut a, mut b) = (Scratch::default(), Reach::default(), Reach::default());
-        let mut shortcuts = 0;
+        let mut scratch = Scratch::default();
+        let mut seen = Seen::default();
+        let mut states = 0usize;
         for (k, text) in scenarios.into_iter().enumerate() {
             let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("loads");
             for seed in 1..=6 {
                 let mut dice = SeededDice::new(seed * 10 + k as u64);
                 let mut pick = SeededDice::new(seed);
+                let mut bots = [Scripted::new(), Scripted::new()];
                 let (mut st, _) = r.setup(&sc, &mut dice);
                 while st.outcome.is_none() {
+                    states += 1;
                     for u in 0..st.units.len() as UnitId {
-                        for (attacks, first) in [(true, false), (false, false), (true, true)] {
-                            scratch.long_way = false;
-                            r.search(&st, u, attacks, first, &mut scratch, &mut a);
-                            scratch.long_way = true;
-                            r.search(&st, u, attacks, first, &mut scratch, &mut b);
-                            assert_eq!(a, b, "unit {u}, attacks {attacks}, first {first}");
+                        compare(&r, &st, u, &mut scratch, &mut seen);
+                        if !states.is_multiple_of(3) {
+                            continue;
                         }
+                        // Other movement points, specials and costs.
                         let x = &st.units[u as usize];
-                        shortcuts += usize::from(x.m == 1 && x.on_board());
+                        let (m, specials) = (x.m, x.specials);
+                        for other in 1..=6 {
+                            st.units[u as usize].m = other;
+                            for toggle in toggles {
+                                st.units[u as usize].specials.0 = specials.0 ^ toggle;
+                                compare(&r, &st, u, &mut scratch, &mut seen);
+                            }
+                            st.units[u as usize].specials = specials;
+                            for o in &others {
+                                compare(o, &st, u, &mut scratch, &mut seen);
+                            }
+                        }
+                        st.units[u as usize].m = m;
                     }
                     let side = st.phasing;
-                    let legal = r.legal(&st, side);
-                    let c = &legal[pick.below(legal.len() as u32) as usize];
-                    for e in r.execute(&st, Actor::Side(side), c, &mut dice).expect("runs") {
+                    let c = if seed % 2 == 0 {
+                        bots[side.index()].best(&r, &st, side).expect("a command").0
+                    } else {
+                        let legal = r.legal(&st, side);
+                        legal[pick.below(legal.len() as u32) as usize].clone()
+                    };
+                    for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("runs") {
                         r.apply(&mut st, &e);
                     }
                 }
             }
         }
-        assert!(shortcuts > 1000, "the shortcut was taken {shortcuts} times");
+        eprintln!("{states} states, {seen:?}");
+        for (k, least) in [1000, 10_000, 10_000].into_iter().enumerate() {
+            assert!(seen.shortcuts[k] > least, "shortcut {k}: {seen:?}");
+            assert!(seen.through[k] > 100, "shortcut {k}, through friends: {seen:?}");
+            assert!(seen.river[k] > 100, "shortcut {k}, by the river: {seen:?}");
+        }
+        for k in 1..3 {
+            assert!(seen.attacks[k] > 100, "shortcut {k}, attacks: {seen:?}");
+        }
+        assert!(seen.restricted[1] > 100, "two actions, in woods or fords: {seen:?}");
     }
 }
