@@ -81,52 +81,68 @@ pub fn profile(
     aspect: Aspect,
     general_dice: u8,
 ) -> Profile {
+    let mut rules = Vec::with_capacity(8);
+    let (dice, need) = profile_with(data, me, foe, aspect, general_dice, |r| rules.push(r));
+    rules.dedup();
+    Profile { dice, need, rules }
+}
+
+/// As [`profile`], without gathering the rules: each is handed to `rule` as it applies, in
+/// order (the same rule may come twice in a row). Returns the dice and the score needed.
+pub fn profile_with(
+    data: &Data,
+    me: &Combatant,
+    foe: &Combatant,
+    aspect: Aspect,
+    general_dice: u8,
+    mut rule: impl FnMut(&'static str),
+) -> (u8, u8) {
     let t = &data.traits;
     let c = &data.rules.combat;
-    let mut rules = Vec::with_capacity(8);
-    rules.extend(["OTHW-STAT-02", "OTHW-CMB-05"]);
+    rule("OTHW-STAT-02");
+    rule("OTHW-CMB-05");
     // Dice: the roster's A, then replacements (the highest applies).
     let mut dice = me.a;
     let mut repl: Option<u8> = None;
-    let mut replace = |v: u8, rule: &'static str, rules: &mut Vec<&'static str>| {
-        repl = Some(repl.map_or(v, |r: u8| r.max(v)));
-        rules.push(rule);
-    };
+    let mut replace = |v: u8| repl = Some(repl.map_or(v, |r: u8| r.max(v)));
     if me.has(Special::Hoplites) && foe.has(Special::Hoplites) {
-        replace(t.hoplites.attack, "OTHW-TRT-02", &mut rules);
+        replace(t.hoplites.attack);
+        rule("OTHW-TRT-02");
     }
     if me.has(Special::Archers) && (foe.is_skirmisher() || foe.class == Class::LightCavalry) {
-        replace(t.archers.attack, "OTHW-TRT-01", &mut rules);
+        replace(t.archers.attack);
+        rule("OTHW-TRT-01");
     }
     if me.has(Special::VsSkirmishersA3) && foe.is_skirmisher() {
-        replace(t.skirmisher.vs_skirmisher_attack, "OTHW-TRT-11", &mut rules);
+        replace(t.skirmisher.vs_skirmisher_attack);
+        rule("OTHW-TRT-11");
     }
     if let Some(r) = repl {
         dice = r;
     }
     if me.has(Special::ThrowingSpears) && me.sp == me.s {
         dice += t.throwing_spears.extra_dice;
-        rules.push("OTHW-TRT-03");
+        rule("OTHW-TRT-03");
     }
     if me.terrain == CellTerrain::Wood || foe.terrain == CellTerrain::Wood {
         dice =
             if me.has(Special::LooseOrder) { t.loose_order.forest_attack } else { c.forest_attack };
-        rules.push("OTHW-CMB-07");
+        rule("OTHW-CMB-07");
     }
     if foe.terrain == CellTerrain::Ford && !foe.has(Special::LooseOrder) {
         dice += c.ford_bonus;
-        rules.push("OTHW-CMB-08");
+        rule("OTHW-CMB-08");
     }
     if me.terrain == CellTerrain::Hill && foe.terrain != CellTerrain::Hill {
         dice += c.downhill_bonus;
-        rules.push("OTHW-CMB-08");
+        rule("OTHW-CMB-08");
     }
     if general_dice > 0 {
         dice += general_dice;
-        rules.push("OTHW-GEN-04");
+        rule("OTHW-GEN-04");
     }
     // The score: the target's D, then specials, then the Phalanx flank, then the rear.
-    rules.push("OTHW-CMB-06");
+    rule("OTHW-CMB-06");
     let mut need = foe.d;
     if me.has(Special::Hoplites) && foe.has(Special::Hoplites) {
         need = t.hoplites.defence;
@@ -135,37 +151,36 @@ pub fn profile(
         if foe.is_elephant() {
             if me.has(Special::Indian) && foe.has(Special::African) {
                 need = t.indian.vs_african_hit;
-                rules.push("OTHW-TRT-07");
+                rule("OTHW-TRT-07");
             }
         } else if foe.has(Special::ElephantDrill) {
             need = t.elephant_drill.elephant_hit;
-            rules.push("OTHW-TRT-06");
+            rule("OTHW-TRT-06");
         } else {
             need = need.min(t.elephant.hit_all);
-            rules.push("OTHW-TRT-12");
+            rule("OTHW-TRT-12");
         }
     } else if me.is_elephant() && foe.has(Special::ElephantDrill) {
         need = t.elephant_drill.elephant_hit;
-        rules.push("OTHW-TRT-06");
+        rule("OTHW-TRT-06");
     }
     if me.is_skirmisher()
         && foe.is_elephant()
         && (me.has(Special::HitElephants5) || foe.has(Special::D5VsSkirmishers))
     {
         need = t.skirmisher.vs_elephant_hit;
-        rules.push("OTHW-TRT-11");
+        rule("OTHW-TRT-11");
     }
     if aspect == Aspect::Flank && foe.has(Special::Phalanx) {
         need = need.min(t.phalanx.flank_hit);
-        rules.push("OTHW-TRT-04");
+        rule("OTHW-TRT-04");
     }
     if aspect == Aspect::Rear {
         need = c.rear_hit;
-        rules.push("OTHW-CMB-06");
+        rule("OTHW-CMB-06");
     }
     need = need.max(c.never_hits_at_most + 1);
-    rules.dedup();
-    Profile { dice, need, rules }
+    (dice, need)
 }
 
 /// A leadership test: one d6 that passes at or above the unit's L (OTHW-R-02).

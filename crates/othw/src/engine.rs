@@ -7,16 +7,16 @@
 //! from the state given (see `State::clone_from`), so that an action allocates nothing for it.
 
 use crate::Othw;
-use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile};
+use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile_with};
 use crate::data::{FateResult, RampageTurn, RetreatStep, Special};
 use crate::state::{
-    ActionKind, Command, Event, GoneHow, Placement, State, Status, TestKind, Unit, UnitId, apply,
-    flags,
+    ActionKind, Command, EMPTY, Event, GoneHow, Placement, State, Status, TestKind, Unit, UnitId,
+    apply, flags,
 };
 use std::borrow::Cow;
 use std::sync::Arc;
 use tabletop::dice::{DiceSource, Die, Roll, roll};
-use tabletop::grid::{CellPos, GridFacing};
+use tabletop::grid::{CellPos, CellTerrain, GridFacing};
 use tabletop::rules::{Outcome, RuleId, Side};
 
 /// Why a unit broke.
@@ -49,19 +49,25 @@ impl<'a> Ctx<'a> {
         dice: &'a mut dyn DiceSource,
         cmd: &Command,
     ) -> Ctx<'a> {
-        // Room for the events the command usually makes, so that the list is seldom grown: a
-        // combat round and its aftermath make up to about 16, a group move 3 and one per unit.
+        // Room for as many events as fit in 1 KiB (nine): a move makes 3 or 4, the end of a
+        // phase most often 2, a combat round and its aftermath most often up to 9. A small
+        // block is much quicker to allocate and to free than a larger one, so a list is given
+        // more room only for a group move (3 events and one per unit), or grown when needed.
+        const SMALL: usize = 1024 / std::mem::size_of::<Event>();
         let events = match cmd {
-            Command::Attack { .. } => 16,
-            Command::GroupMove { units, .. } => 3 + units.len(),
-            _ => 8,
+            Command::GroupMove { units, .. } => SMALL.max(3 + units.len()),
+            _ => SMALL,
         };
         Ctx { r, st, ev: Vec::with_capacity(events), dice, drops: Vec::new() }
     }
 
+    /// Records an event and applies it to the state.
     pub fn emit(&mut self, e: Event) {
-        apply(self.st, &e);
+        // Kept first and applied where it lies: the event is moved once, not twice.
         self.ev.push(e);
+        if let Some(e) = self.ev.last() {
+            apply(self.st, e);
+        }
     }
 
     fn d6(&mut self, purpose: &'static str, rule: &'static str) -> Roll {
@@ -209,7 +215,15 @@ impl<'a> Ctx<'a> {
 
     /// Applies the queued army-morale drops one point at a time, with attrition after each point
     /// and the breaks it causes in unit order (OTHW-VIC-06, VIC-08, R-51).
+    #[inline]
     pub fn settle(&mut self) {
+        if !self.drops.is_empty() {
+            self.settle_drops();
+        }
+    }
+
+    /// The work of [`Ctx::settle`], when drops are queued.
+    fn settle_drops(&mut self) {
         while !self.drops.is_empty() {
             let (side, n, why, rule) = self.drops.remove(0);
             for _ in 0..n {
@@ -224,7 +238,7 @@ impl<'a> Ctx<'a> {
                 }
                 let loss = self.r.data.morale.attrition_loss;
                 // Made once for all the units it costs strength.
-                let text: Cow<'static, str> = format!("army morale {to}").into();
+                let text = morale_text(to);
                 let mut broken = Vec::new();
                 for i in 0..self.st.units.len() {
                     let x = &self.st.units[i];
@@ -411,25 +425,28 @@ impl<'a> Ctx<'a> {
             0
         };
         let (ca, cd) = (self.combatant(att), self.combatant(def));
-        let pa = profile(&self.r.data, &ca, &cd, asp, gd);
-        let pd = profile(&self.r.data, &cd, &ca, Aspect::Front, 0);
-        let ar = self.roll_dice(pa.dice, "attack");
-        let dr = if strike_back { self.roll_dice(pd.dice, "strike back") } else { Vec::new() };
-        let mut hits_on_d = ar.iter().filter(|r| r.value >= pa.need).count() as u8;
-        let mut hits_on_a = dr.iter().filter(|r| r.value >= pd.need).count() as u8;
-        let mut rules: Vec<RuleId> = Vec::with_capacity(8);
+        // The rules that set the numbers, each once, in the order they first apply: the
+        // round's own, then the attacker's, then the defender's.
+        let mut rules: Vec<RuleId> = Vec::with_capacity(12);
         rules.extend([rid("OTHW-CMB-01"), rid("OTHW-CMB-04")]);
         if !strike_back {
             rules.push(rid("OTHW-CMB-03"));
         }
-        for r in pa.rules.iter().chain(pd.rules.iter()) {
-            if !rules.iter().any(|x| x.as_str() == *r) {
+        let mut note = |r: &'static str| {
+            if !rules.iter().any(|x| same_rule(x.as_str(), r)) {
                 rules.push(rid(r));
             }
-        }
+        };
+        let data = &self.r.data;
+        let (a_dice, a_need) = profile_with(data, &ca, &cd, asp, gd, &mut note);
+        let (d_dice, d_need) = profile_with(data, &cd, &ca, Aspect::Front, 0, &mut note);
+        let ar = self.roll_dice(a_dice, "attack");
+        let dr = if strike_back { self.roll_dice(d_dice, "strike back") } else { Vec::new() };
+        let mut hits_on_d = ar.iter().filter(|r| r.value >= a_need).count() as u8;
+        let mut hits_on_a = dr.iter().filter(|r| r.value >= d_need).count() as u8;
         let (a_misses, d_misses) = (
-            ar.iter().filter(|r| r.value < pa.need).count(),
-            dr.iter().filter(|r| r.value < pd.need).count(),
+            ar.iter().filter(|r| r.value < a_need).count(),
+            dr.iter().filter(|r| r.value < d_need).count(),
         );
         self.emit(Event::Combat {
             attacker: att,
@@ -437,9 +454,9 @@ impl<'a> Ctx<'a> {
             defender: def,
             defender_name: d.name.clone(),
             attacker_rolls: ar,
-            attacker_need: pa.need,
+            attacker_need: a_need,
             defender_rolls: dr,
-            defender_need: pd.need,
+            defender_need: d_need,
             rules,
         });
         if gd > 0 {
@@ -448,7 +465,7 @@ impl<'a> Ctx<'a> {
         // Archers reroll missed dice.
         let rerolls = self.r.data.traits.archers.rerolls as usize;
         for (u, misses, need, hits) in
-            [(att, a_misses, pa.need, &mut hits_on_d), (def, d_misses, pd.need, &mut hits_on_a)]
+            [(att, a_misses, a_need, &mut hits_on_d), (def, d_misses, d_need, &mut hits_on_a)]
         {
             if self.st.units[u as usize].has(Special::Archers) {
                 for _ in 0..misses.min(rerolls) {
@@ -728,33 +745,49 @@ impl<'a> Ctx<'a> {
     // Pursuit
     // ----------------------------------------------------------------------------------------
 
-    /// A shortest route of empty, passable squares from `from` to a square meeting `goal`.
+    /// A shortest route of empty, passable squares from `from` to a square meeting `goal`
+    /// (breadth-first, neighbours north, east, south, west): the squares after `from`.
     fn route(&self, from: CellPos, goal: impl Fn(CellPos) -> bool) -> Option<Vec<CellPos>> {
         let g = &self.st.board.grid;
-        let mut prev = vec![usize::MAX; g.cells.len()];
         let start = g.index(from)?;
+        let (cols, rows) = (g.cols as usize, g.rows as usize);
+        // Cells by index (row by row from the south-west corner). A cell may be entered when
+        // it is not river and no unit stands in it.
+        let enterable = |i: usize| {
+            g.cells.get(i).is_none_or(|c| c.terrain != CellTerrain::River)
+                && self.st.occ.get(i).is_none_or(|&v| v == EMPTY)
+        };
+        // Each cell's predecessor on the route found to it (the start its own), and the cells
+        // to look from, in order: a cell is queued once at most, so the queue never grows.
+        let mut prev = vec![usize::MAX; g.cells.len()];
         prev[start] = start;
-        let mut queue = std::collections::VecDeque::from([from]);
-        while let Some(p) = queue.pop_front() {
-            if goal(p) {
-                let mut path = vec![p];
-                let mut i = g.index(p)?;
+        let mut queue = Vec::with_capacity(g.cells.len());
+        queue.push(start);
+        let mut head = 0;
+        while let Some(&i) = queue.get(head) {
+            head += 1;
+            let (col, row) = (i % cols, i / cols);
+            if goal(CellPos::new(col as i32, row as i32)) {
+                let mut path = Vec::new();
+                let mut i = i;
                 while prev[i] != i {
+                    path.push(CellPos::new((i % cols) as i32, (i / cols) as i32));
                     i = prev[i];
-                    path.push(g.pos(i)?);
                 }
                 path.reverse();
-                path.remove(0);
                 return Some(path);
             }
-            for q in g.neighbours(p) {
-                let Some(qi) = g.index(q) else { continue };
-                if prev[qi] != usize::MAX || self.st.board.impassable(q) || self.st.at(q).is_some()
-                {
-                    continue;
+            let around = [
+                (row + 1 < rows).then(|| i + cols),
+                (col + 1 < cols).then(|| i + 1),
+                (row > 0).then(|| i - cols),
+                (col > 0).then(|| i - 1),
+            ];
+            for q in around.into_iter().flatten() {
+                if prev[q] == usize::MAX && enterable(q) {
+                    prev[q] = i;
+                    queue.push(q);
                 }
-                prev[qi] = g.index(p)?;
-                queue.push_back(q);
             }
         }
         None
@@ -835,6 +868,16 @@ impl<'a> Ctx<'a> {
 
     /// Step 1 of `side`'s phase: rampages, flight, pursuits (OTHW-SEQ-02).
     fn step1(&mut self, side: Side) {
+        // Most phases begin with none of these: one look at the units settles that (with none,
+        // nothing below acts, so nothing can start to).
+        let busy = |x: &Unit| match x.status {
+            Status::Rampaging | Status::Fleeing => true,
+            Status::Ready => x.pursuing.is_some(),
+            Status::Gone => false,
+        };
+        if !any_unit_of(self.st, side, busy) {
+            return;
+        }
         let rampaging = |x: &Unit| x.side == side && x.status == Status::Rampaging;
         self.each_unit(rampaging, |cx, u| {
             let roll = cx.d6("rampage", "OTHW-CMB-20");
@@ -867,8 +910,7 @@ impl<'a> Ctx<'a> {
             return true;
         }
         let lost = |s: Side| {
-            self.st.side(s).am == 0
-                || !self.st.units.iter().any(|x| x.side == s && x.status == Status::Ready)
+            self.st.side(s).am == 0 || !any_unit_of(self.st, s, |x| x.status == Status::Ready)
         };
         let (red, blue) = (lost(Side::Red), lost(Side::Blue));
         let winner = match (red, blue) {
@@ -931,7 +973,7 @@ impl<'a> Ctx<'a> {
             if self.check_over() {
                 return;
             }
-            if self.r.any_action(self.st) {
+            if self.any_action() {
                 return;
             }
             self.emit(Event::PhaseEnded {
@@ -942,10 +984,51 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// True when the phasing side has some action left besides ending the phase, exactly as
+    /// [`Othw::any_action`] answers. Most often a unit is found at once that surely has one, and
+    /// the search is not needed: a rampaging elephant that its mahouts may put down
+    /// (OTHW-CMB-21), or a unit that may still move and has the points to turn on the spot
+    /// (OTHW-MOV-02), which is always a move the search offers.
+    fn any_action(&self) -> bool {
+        let st = &*self.st;
+        let g = &st.board.grid;
+        // The search finds nothing on a malformed board or occupancy: left to it.
+        let sound = g.is_well_formed()
+            && g.cells.len() < usize::from(u16::MAX)
+            && st.occ.len() == g.cells.len();
+        let mv = &self.r.data.rules.movement;
+        let further = self.r.data.rules.sequence.further_moves > 0;
+        let surely = |x: &Unit| {
+            if x.status == Status::Rampaging {
+                return !x.flag(flags::FOUGHT) && !st.phase_over;
+            }
+            if x.flag(flags::FOUGHT)
+                || (x.flag(flags::MOVED) && (x.flag(flags::FURTHER) || !further))
+                || !self.r.may_act(st, x.id, false)
+            {
+                return false;
+            }
+            // Its points: M, or fewer in woods or a ford (OTHW-MOV-11), which is looked at only
+            // when it matters.
+            let turn = if x.has(Special::FreeFacing) { 0 } else { mv.turn_cost };
+            let rp = mv.restricted_points;
+            let can_turn = (turn <= x.m && turn <= rp)
+                || turn
+                    <= if !x.ignores_restricted() && st.board.restricted(x.pos) { rp } else { x.m };
+            // The search offers turns on a square the unit holds (or that shows empty).
+            let holds = g
+                .index(x.pos)
+                .and_then(|i| st.occ.get(i))
+                .is_some_and(|&v| v == EMPTY || v == x.id);
+            can_turn && holds
+        };
+        (sound && any_unit_of(st, st.phasing, surely)) || self.r.any_action(st)
+    }
+
     /// After an action (the battle not over): end the phase when nothing may act any more
     /// (OTHW-SEQ-07, SEQ-09).
     fn after_action(&mut self) {
-        if !self.r.any_action(self.st) {
+        if !self.any_action() {
             if self.st.phase_over {
                 self.end_phase("the general's unit has nothing left to do", "OTHW-SEQ-07");
             } else {
@@ -1073,6 +1156,26 @@ fn number_text(n: u8) -> Cow<'static, str> {
     }
 }
 
+/// "army morale N", for the strength lost to attrition (OTHW-VIC-06).
+fn morale_text(n: u8) -> Cow<'static, str> {
+    const TEXT: [&str; 10] = [
+        "army morale 0",
+        "army morale 1",
+        "army morale 2",
+        "army morale 3",
+        "army morale 4",
+        "army morale 5",
+        "army morale 6",
+        "army morale 7",
+        "army morale 8",
+        "army morale 9",
+    ];
+    match TEXT.get(usize::from(n)) {
+        Some(t) => Cow::Borrowed(t),
+        None => Cow::Owned(format!("army morale {n}")),
+    }
+}
+
 /// "N hits", for the strength lost in a round.
 fn hits_text(n: u8) -> Cow<'static, str> {
     const TEXT: [&str; 10] = [
@@ -1085,7 +1188,145 @@ fn hits_text(n: u8) -> Cow<'static, str> {
     }
 }
 
+/// True when some unit of `side` meets `want`. Scenarios list each side's units together, so
+/// the look starts from the end of the list where that side's units are likely to be (which
+/// changes only how soon one is found).
+fn any_unit_of(st: &State, side: Side, want: impl Fn(&Unit) -> bool) -> bool {
+    let units = &st.units;
+    let from_end = units.first().is_some_and(|x| x.side != side);
+    (0..units.len()).any(|k| {
+        let x = &units[if from_end { units.len() - 1 - k } else { k }];
+        x.side == side && want(x)
+    })
+}
+
+/// True when two rule IDs are the same text. IDs share their beginning ("OTHW-CMB-0"), so the
+/// bytes are compared from the end, where they differ.
+fn same_rule(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().rev().eq(b.bytes().rev())
+}
+
 /// The facing from `a` to the orthogonally adjacent `b`.
 pub fn direction(a: CellPos, b: CellPos) -> Option<GridFacing> {
     GridFacing::ALL.into_iter().find(|&f| a.step(f) == b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabletop::dice::SeededDice;
+    use tabletop::rules::{Actor, RuleSet};
+
+    const SCENARIOS: [&str; 4] = [
+        include_str!("../../../scenarios/othw/open_field.toml"),
+        include_str!("../../../scenarios/othw/river_ford.toml"),
+        include_str!("../../../scenarios/othw/hills_woods.toml"),
+        include_str!("../../../scenarios/othw/generic.toml"),
+    ];
+
+    /// Calls `look` on states of `battles` battles of random commands on every ready scenario
+    /// (woods, fords, the river, hills).
+    fn through_battles(battles: u64, mut look: impl FnMut(&Othw, &State)) {
+        let r = Othw::new();
+        for (k, text) in SCENARIOS.into_iter().enumerate() {
+            let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("loads");
+            for seed in 1..=battles {
+                let mut dice = SeededDice::new(seed * 10 + k as u64);
+                let mut pick = SeededDice::new(seed);
+                let (mut st, _) = r.setup(&sc, &mut dice);
+                while st.outcome.is_none() {
+                    look(&r, &st);
+                    let side = st.phasing;
+                    let legal = r.legal(&st, side);
+                    let c = &legal[pick.below(legal.len() as u32) as usize];
+                    for e in r.execute(&st, Actor::Side(side), c, &mut dice).expect("runs") {
+                        r.apply(&mut st, &e);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The engine's shortcut answers as the search does, for either side, with the phase over
+    /// or not.
+    #[test]
+    fn any_action_answers_as_the_search() {
+        let mut dice = SeededDice::new(1);
+        let (mut yes, mut no) = (0, 0);
+        through_battles(6, |r, st| {
+            for (other_side, phase_over) in [(false, false), (true, false), (false, true)] {
+                let mut st = st.clone();
+                if other_side {
+                    st.phasing = st.phasing.other();
+                }
+                st.phase_over |= phase_over;
+                let want = r.any_action(&st);
+                let mut copy = st.clone();
+                let cx = Ctx::new(r, &mut copy, &mut dice, &Command::EndPhase);
+                assert_eq!(cx.any_action(), want, "{st:?}");
+                *if want { &mut yes } else { &mut no } += 1;
+            }
+        });
+        assert!(yes > 100 && no > 100, "both answers seen ({yes} and {no})");
+    }
+
+    /// The route is the breadth-first one the straightforward search over squares finds.
+    #[test]
+    fn the_route_is_the_breadth_first_one() {
+        /// The search over squares and their neighbours, for comparison.
+        fn plain(
+            st: &State,
+            from: CellPos,
+            goal: impl Fn(CellPos) -> bool,
+        ) -> Option<Vec<CellPos>> {
+            let g = &st.board.grid;
+            let mut prev = vec![usize::MAX; g.cells.len()];
+            let start = g.index(from)?;
+            prev[start] = start;
+            let mut queue = std::collections::VecDeque::from([from]);
+            while let Some(p) = queue.pop_front() {
+                if goal(p) {
+                    let mut path = vec![p];
+                    let mut i = g.index(p)?;
+                    while prev[i] != i {
+                        i = prev[i];
+                        path.push(g.pos(i)?);
+                    }
+                    path.reverse();
+                    path.remove(0);
+                    return Some(path);
+                }
+                for q in g.neighbours(p) {
+                    let Some(qi) = g.index(q) else { continue };
+                    if prev[qi] != usize::MAX || st.board.impassable(q) || st.at(q).is_some() {
+                        continue;
+                    }
+                    prev[qi] = g.index(p)?;
+                    queue.push_back(q);
+                }
+            }
+            None
+        }
+        let mut dice = SeededDice::new(1);
+        let (mut next_to, mut onto) = (0, 0);
+        through_battles(1, |r, st| {
+            let mut copy = st.clone();
+            let cx = Ctx::new(r, &mut copy, &mut dice, &Command::EndPhase);
+            // From each unit to next to each enemy on the board (the chase of a fleeing unit),
+            // and onto the last square of each gone (the chase of one that fled off).
+            for x in st.units.iter().filter(|x| x.on_board()) {
+                for y in st.units.iter().filter(|y| y.side != x.side) {
+                    let (to, goal): (_, &dyn Fn(CellPos) -> bool) = if y.on_board() {
+                        (&mut next_to, &|q: CellPos| q.manhattan(y.pos) == 1)
+                    } else {
+                        (&mut onto, &|q: CellPos| q == y.pos)
+                    };
+                    let route = cx.route(x.pos, goal);
+                    assert_eq!(route, plain(st, x.pos, goal), "{} to {}", x.id, y.id);
+                    *to += usize::from(route.is_some());
+                }
+            }
+        });
+        assert!(next_to > 10_000 && onto > 0, "routes found: {next_to} and {onto}");
+    }
 }

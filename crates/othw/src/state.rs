@@ -384,7 +384,7 @@ impl Clone for SideState {
         SideState { name: self.name.clone(), general: self.general.clone(), ..*self }
     }
 
-    #[inline]
+    #[inline(always)]
     fn clone_from(&mut self, src: &SideState) {
         let SideState { name, edge, am, am_start, general, orders } = src;
         clone_name(&mut self.name, name);
@@ -1052,16 +1052,11 @@ impl Narrate for Event {
     }
 }
 
-fn set_occ(st: &mut State, p: CellPos, v: u8) {
-    if let Some(i) = st.board.grid.index(p)
-        && let Some(c) = st.occ.get_mut(i)
-    {
-        *c = v;
-    }
-}
-
 /// Applies one event to the state. Events are facts: this never fails.
 pub fn apply(st: &mut State, e: &Event) {
+    // It runs twice for every event (on the engine's copy, then on the game's state): the small
+    // changes are made here, the larger ones in functions of their own, which keeps this one
+    // light for the rest.
     match e {
         Event::Setup { .. }
         | Event::PhaseEndRoll { .. }
@@ -1072,15 +1067,7 @@ pub fn apply(st: &mut State, e: &Event) {
         | Event::Result { .. }
         | Event::Rampage { .. }
         | Event::PhaseEnded { .. } => {}
-        Event::PhaseBegan { turn, side, phase_no } => {
-            st.turn = *turn;
-            st.phasing = *side;
-            st.phase_no = *phase_no;
-            st.phase_over = false;
-            for u in &mut st.units {
-                u.flags = 0;
-            }
-        }
+        Event::PhaseBegan { turn, side, phase_no } => begin_phase(st, *turn, *side, *phase_no),
         Event::Action { units, kind, .. } => {
             let f = match kind {
                 ActionKind::Move => flags::MOVED,
@@ -1115,35 +1102,13 @@ pub fn apply(st: &mut State, e: &Event) {
                 g.lost = true;
             }
         }
-        Event::Placed { unit, to, facing, .. } => {
-            let Some(u) = st.units.get(*unit as usize) else { return };
-            let from = u.pos;
-            if st.at(from) == Some(*unit) {
-                set_occ(st, from, EMPTY);
-            }
-            set_occ(st, *to, *unit);
-            let u = &mut st.units[*unit as usize];
-            u.pos = *to;
-            u.facing = *facing;
-        }
+        Event::Placed { unit, to, facing, .. } => place(st, *unit, *to, *facing),
         Event::Strength { unit, to, .. } => {
             if let Some(u) = st.units.get_mut(*unit as usize) {
                 u.sp = *to;
             }
         }
-        Event::Status { unit, status, gone, .. } => {
-            let Some(u) = st.units.get(*unit as usize) else { return };
-            let pos = u.pos;
-            if *status == Status::Gone && st.at(pos) == Some(*unit) {
-                set_occ(st, pos, EMPTY);
-            }
-            let u = &mut st.units[*unit as usize];
-            u.status = *status;
-            u.gone = *gone;
-            if *status != Status::Ready {
-                u.pursuing = None;
-            }
-        }
+        Event::Status { unit, status, gone, .. } => set_status(st, *unit, *status, *gone),
         Event::Pursuit { unit, target, .. } => {
             if let Some(u) = st.units.get_mut(*unit as usize) {
                 u.pursuing = *target;
@@ -1156,6 +1121,59 @@ pub fn apply(st: &mut State, e: &Event) {
             }
         }
         Event::Orders { side, orders } => st.sides[side.index()].orders = *orders,
-        Event::GameOver { outcome, .. } => st.outcome = Some(outcome.clone()),
+        Event::GameOver { outcome, .. } => end(st, outcome),
     }
+}
+
+/// [`Event::PhaseBegan`]: the new phase, and every unit's per-phase flags cleared.
+#[inline(never)]
+fn begin_phase(st: &mut State, turn: u16, side: Side, phase_no: u32) {
+    st.turn = turn;
+    st.phasing = side;
+    st.phase_no = phase_no;
+    st.phase_over = false;
+    for u in &mut st.units {
+        u.flags = 0;
+    }
+}
+
+/// [`Event::Placed`]: the unit leaves its square (when it holds it) for `to`, facing `facing`.
+#[inline(never)]
+fn place(st: &mut State, unit: UnitId, to: CellPos, facing: GridFacing) {
+    let Some(u) = st.units.get_mut(unit as usize) else { return };
+    let grid = &st.board.grid;
+    if let Some(c) = grid.index(u.pos).and_then(|i| st.occ.get_mut(i))
+        && *c == unit
+    {
+        *c = EMPTY;
+    }
+    if let Some(c) = grid.index(to).and_then(|i| st.occ.get_mut(i)) {
+        *c = unit;
+    }
+    u.pos = to;
+    u.facing = facing;
+}
+
+/// [`Event::Status`]: the unit's new standing; gone, it leaves its square; no longer ready, it
+/// stops pursuing.
+#[inline(never)]
+fn set_status(st: &mut State, unit: UnitId, status: Status, gone: Option<GoneHow>) {
+    let Some(u) = st.units.get_mut(unit as usize) else { return };
+    if status == Status::Gone
+        && let Some(c) = st.board.grid.index(u.pos).and_then(|i| st.occ.get_mut(i))
+        && *c == unit
+    {
+        *c = EMPTY;
+    }
+    u.status = status;
+    u.gone = gone;
+    if status != Status::Ready {
+        u.pursuing = None;
+    }
+}
+
+/// [`Event::GameOver`]: the outcome.
+#[inline(never)]
+fn end(st: &mut State, outcome: &Outcome) {
+    st.outcome = Some(outcome.clone());
 }
