@@ -238,7 +238,7 @@ impl<'a> Ctx<'a> {
                 }
                 let loss = self.r.data.morale.attrition_loss;
                 // Made once for all the units it costs strength.
-                let text = morale_text(to);
+                let text: Cow<'static, str> = format!("army morale {to}").into();
                 let mut broken = Vec::new();
                 for i in 0..self.st.units.len() {
                     let x = &self.st.units[i];
@@ -1153,26 +1153,6 @@ fn number_text(n: u8) -> Cow<'static, str> {
     match TEXT.get(usize::from(n)) {
         Some(t) => Cow::Borrowed(t),
         None => Cow::Owned(n.to_string()),
-    }
-}
-
-/// "army morale N", for the strength lost to attrition (OTHW-VIC-06).
-fn morale_text(n: u8) -> Cow<'static, str> {
-    const TEXT: [&str; 10] = [
-        "army morale 0",
-        "army morale 1",
-        "army morale 2",
-        "army morale 3",
-        "army morale 4",
-        "army morale 5",
-        "army morale 6",
-        "army morale 7",
-        "army morale 8",
-        "army morale 9",
-    ];
-    match TEXT.get(usize::from(n)) {
-        Some(t) => Cow::Borrowed(t),
-        None => Cow::Owned(format!("army morale {n}")),
     }
 }
 
