@@ -157,6 +157,12 @@ fn took(k: usize) {
     });
 }
 
+/// The points spent after spending `cost` more on `spent`, when they are within `budget`
+/// (a sum past the largest number of points is beyond any budget).
+fn spend(spent: u8, cost: u8, budget: u8) -> Option<u8> {
+    spent.checked_add(cost).filter(|&n| n <= budget)
+}
+
 /// The unit being searched for, and what it may do with a square and its occupant.
 struct Mover<'a> {
     st: &'a State,
@@ -615,7 +621,7 @@ impl Othw {
                     if want_attacks && free_here && target(v) {
                         let t2 = t || restricted(q);
                         let standing = i == start && c == 0;
-                        if (standing || c + step <= budget(t2))
+                        if (standing || spend(c, step, budget(t2)).is_some())
                             && !out.attacks.iter().any(|&(a, b, _)| a == p && b == facing)
                         {
                             out.attacks.push((p, facing, v));
@@ -628,8 +634,9 @@ impl Othw {
                         continue;
                     }
                     let nt = t || restricted(q);
-                    let nc = c + step;
-                    if nc <= budget(nt) && get(best, q * 2 + usize::from(nt)) > nc {
+                    if let Some(nc) = spend(c, step, budget(nt))
+                        && get(best, q * 2 + usize::from(nt)) > nc
+                    {
                         best[q * 2 + usize::from(nt)] = mark | u32::from(nc);
                         queue.push((q as u16, f as u8, nt, nc));
                     }
@@ -670,7 +677,7 @@ impl Othw {
                 let t2 = t || restricted(q);
                 let standing = i == start && c == 0;
                 let p = pos[i];
-                if (standing || c + step <= budget(t2))
+                if (standing || spend(c, step, budget(t2)).is_some())
                     && !out.attacks.iter().any(|&(a, b, _)| a == p && b == facing)
                 {
                     out.attacks.push((p, facing, occ[q]));
@@ -680,8 +687,7 @@ impl Othw {
                 }
             }
             // Turns.
-            let nc = c + turn_cost;
-            if !turned && nc <= budget(t) {
+            if !turned && let Some(nc) = spend(c, turn_cost, budget(t)) {
                 for nf in 0..4 {
                     let nk = (i * 4 + nf) * 2 + usize::from(t);
                     if nf != f && get(cost, nk) > nc {
@@ -699,10 +705,7 @@ impl Othw {
                 continue;
             }
             let nt = t || restricted(q);
-            let nc = c + step;
-            if nc > budget(nt) {
-                continue;
-            }
+            let Some(nc) = spend(c, step, budget(nt)) else { continue };
             let nk = (q * 4 + f) * 2 + usize::from(nt);
             if get(cost, nk) > nc {
                 cost[nk] = mark | u32::from(nc);
