@@ -163,28 +163,39 @@ fn spend(spent: u8, cost: u8, budget: u8) -> Option<u8> {
     spent.checked_add(cost).filter(|&n| n <= budget)
 }
 
-/// The unit being searched for, and what it may do with a square and its occupant.
+/// The unit being searched for, what the search asks, and what the unit may do with a square
+/// and its occupant.
 struct Mover<'a> {
     st: &'a State,
+    /// The board's tables (matching the state's board).
+    tables: &'a Tables,
     u: UnitId,
     side: Side,
     skirmisher: bool,
     /// Loose order or a skirmisher: woods and fords do not cut its move (OTHW-MOV-11).
     exempt: bool,
-    /// Woods and fords, by cell (from [`Tables::restricted`]).
-    restricted: &'a [bool],
     /// Its movement points, and the points of a move that touches woods or a ford.
     m: u8,
     rp: u8,
     /// The cell it stands on and its facing (by index in [`GridFacing::ALL`]).
     start: usize,
     facing: u8,
+    /// The points of a step.
+    step: u8,
+    /// Whether attacks are listed, and whether the search stops at the first end or attack.
+    want_attacks: bool,
+    first: bool,
 }
 
 impl Mover<'_> {
+    /// After something was listed: stop when the search wants only the first.
+    fn found(&self) -> ControlFlow<()> {
+        if self.first { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+
     /// True when cell `i` is woods or a ford that cuts this unit's move (OTHW-MOV-11).
     fn restricted(&self, i: usize) -> bool {
-        !self.exempt && self.restricted[i]
+        !self.exempt && self.tables.restricted[i]
     }
 
     /// The points a move may spend, by whether it touched woods or a ford.
@@ -219,15 +230,8 @@ impl Mover<'_> {
 /// then, by two, to the squares stepped onto after a turn, to each other facing on the square
 /// ahead, and to the square two ahead. Each list holds each (square, facing) once: no two of
 /// these states share one. Breaks when `first` and something was found.
-fn two_actions(
-    w: &Mover,
-    tables: &Tables,
-    step: u8,
-    want_attacks: bool,
-    first: bool,
-    out: &mut Reach,
-) -> ControlFlow<()> {
-    let found = || if first { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+fn two_actions(w: &Mover, out: &mut Reach) -> ControlFlow<()> {
+    let (tables, step, want_attacks) = (w.tables, w.step, w.want_attacks);
     let (nbr, pos, occ) = (&tables.nbr[..], &tables.pos[..], &w.st.occ[..]);
     // A square the unit may stand on: empty, or its own.
     let free = |v: u8| v == EMPTY || v == w.u;
@@ -241,7 +245,7 @@ fn two_actions(
     let ahead = nbr[s][f0];
     if want_attacks && free_s && ahead != NO_CELL && w.target(occ[usize::from(ahead)]) {
         out.attacks.push((p, facing, occ[usize::from(ahead)]));
-        found()?;
+        w.found()?;
     }
     // One action, a turn: an end, then with a second action an attack or a step onward (by
     // facing, as bits).
@@ -253,7 +257,7 @@ fn two_actions(
             }
             if free_s {
                 out.ends.push((p, g));
-                found()?;
+                w.found()?;
             }
             let q = nbr[s][f];
             if q == NO_CELL {
@@ -265,7 +269,7 @@ fn two_actions(
             }
             if want_attacks && free_s && w.target(occ[q]) {
                 out.attacks.push((p, g, occ[q]));
-                found()?;
+                w.found()?;
             }
             if enterable(q) {
                 onward |= 1 << f;
@@ -282,14 +286,14 @@ fn two_actions(
         let (p1, free1) = (pos[q1], free(occ[q1]));
         if free1 {
             out.ends.push((p1, facing));
-            found()?;
+            w.found()?;
         }
         let q2 = nbr[q1][f0];
         if q2 != NO_CELL && 2 * step <= w.budget(t1 || w.restricted(usize::from(q2))) {
             let q2 = usize::from(q2);
             if want_attacks && free1 && w.target(occ[q2]) {
                 out.attacks.push((p1, facing, occ[q2]));
-                found()?;
+                w.found()?;
             }
             if enterable(q2) {
                 two_ahead = Some(q2);
@@ -304,7 +308,7 @@ fn two_actions(
             stepped |= 1 << (q & 127);
             if free(occ[q]) {
                 out.ends.push((pos[q], g));
-                found()?;
+                w.found()?;
             }
         }
     }
@@ -312,7 +316,7 @@ fn two_actions(
         for (f, g) in GridFacing::ALL.into_iter().enumerate() {
             if f != f0 {
                 out.ends.push((pos[q1], g));
-                found()?;
+                w.found()?;
             }
         }
     }
@@ -320,7 +324,7 @@ fn two_actions(
         stepped |= 1 << (q & 127);
         if free(occ[q]) {
             out.ends.push((pos[q], facing));
-            found()?;
+            w.found()?;
         }
     }
     // The squares stood on are kept as bits only on boards of up to 128 cells.
@@ -336,15 +340,8 @@ fn two_actions(
 /// reached, at its fewest points. So the squares queued (as bits) stand in for the points
 /// spent by square and for the facings already offered, and no attack can be listed twice
 /// (each square is stood on once). Breaks when `first` and something was found.
-fn free_turns(
-    w: &Mover,
-    tables: &Tables,
-    step: u8,
-    want_attacks: bool,
-    first: bool,
-    out: &mut Reach,
-) -> ControlFlow<()> {
-    let found = || if first { ControlFlow::Break(()) } else { ControlFlow::Continue(()) };
+fn free_turns(w: &Mover, out: &mut Reach) -> ControlFlow<()> {
+    let (tables, step, want_attacks) = (w.tables, w.step, w.want_attacks);
     let (nbr, pos, terrain, occ) =
         (&tables.nbr[..], &tables.pos[..], &tables.terrain[..], &w.st.occ[..]);
     let (start, m) = (w.start, w.m);
@@ -376,7 +373,7 @@ fn free_turns(
             } else {
                 out.ends.extend_from_slice(&GridFacing::ALL.map(|g| (p, g)));
             }
-            found()?;
+            w.found()?;
         }
         let nc = c + step;
         for (f, g) in GridFacing::ALL.into_iter().enumerate() {
@@ -389,7 +386,7 @@ fn free_turns(
             // An attack: standing, or charging with a step to spare.
             if want_attacks && free_here && w.target(v) && (i == start || nc <= m) {
                 out.attacks.push((p, g, v));
-                found()?;
+                w.found()?;
             }
             let (word, bit) = ((q >> 6) & 1, 1 << (q & 63));
             if nc <= m && seen[word] & bit == 0 && terrain[q] != CellTerrain::River && w.passable(v)
@@ -466,11 +463,14 @@ impl Othw {
             side: unit.side,
             skirmisher: unit.is_skirmisher(),
             exempt: unit.ignores_restricted(),
-            restricted: &tables.restricted,
+            tables,
             m,
             rp,
             start,
             facing: unit.facing as u8,
+            step,
+            want_attacks,
+            first,
         };
         let restricted = |i: usize| w.restricted(i);
         let budget = |touched: bool| w.budget(touched);
@@ -533,7 +533,7 @@ impl Othw {
             // budget; at most 85 points each, so that no sum of three overflows).
             #[cfg(test)]
             took(1);
-            let _ = two_actions(&w, tables, step, want_attacks, first, out);
+            let _ = two_actions(&w, out);
             return;
         }
         if !*long_way
@@ -546,7 +546,7 @@ impl Othw {
             // the squares as bits (and no sum of points overflowing).
             #[cfg(test)]
             took(2);
-            let _ = free_turns(&w, tables, step, want_attacks, first, out);
+            let _ = free_turns(&w, out);
             return;
         }
         // cost[(cell * 4 + facing) * 2 + touched] and seen[cell * 4 + facing], marked with
