@@ -60,43 +60,27 @@ pub fn aspect(target_facing: GridFacing, from_target_to_attacker: GridFacing) ->
     }
 }
 
-/// A side's dice and the score it needs, with the rules that set them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A side's dice and the score it needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Profile {
     /// Dice rolled.
     pub dice: u8,
     /// Score needed to hit (never below the no-hit face + 1).
     pub need: u8,
-    /// The rules applied.
-    pub rules: Vec<&'static str>,
 }
 
 /// The dice `me` rolls against `foe` and the score it needs (OTHW-R-14's order). `aspect` is
 /// where `me` stands seen from `foe`; `general_dice` are the general's added dice (attacker
-/// only).
+/// only). Each rule that sets them is handed to `rule` as it applies, in order (the same rule
+/// may come twice in a row), for the event that reports them.
 pub fn profile(
     data: &Data,
     me: &Combatant,
     foe: &Combatant,
     aspect: Aspect,
     general_dice: u8,
-) -> Profile {
-    let mut rules = Vec::with_capacity(8);
-    let (dice, need) = profile_with(data, me, foe, aspect, general_dice, |r| rules.push(r));
-    rules.dedup();
-    Profile { dice, need, rules }
-}
-
-/// As [`profile`], without gathering the rules: each is handed to `rule` as it applies, in
-/// order (the same rule may come twice in a row). Returns the dice and the score needed.
-pub fn profile_with(
-    data: &Data,
-    me: &Combatant,
-    foe: &Combatant,
-    aspect: Aspect,
-    general_dice: u8,
     mut rule: impl FnMut(&'static str),
-) -> (u8, u8) {
+) -> Profile {
     let t = &data.traits;
     let c = &data.rules.combat;
     rule("OTHW-STAT-02");
@@ -180,7 +164,7 @@ pub fn profile_with(
         rule("OTHW-CMB-06");
     }
     need = need.max(c.never_hits_at_most + 1);
-    (dice, need)
+    Profile { dice, need }
 }
 
 /// A leadership test: one d6 that passes at or above the unit's L (OTHW-R-02).

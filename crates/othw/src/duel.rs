@@ -266,8 +266,8 @@ impl Othw {
     ) -> DuelOdds {
         let (ca, cd) = (attacker.combatant(), defender.combatant());
         let gd = if use_general_dice { attacker.general.map_or(0, |g| g.attack_dice) } else { 0 };
-        let mut pa = profile(&self.data, &ca, &cd, aspect, gd);
-        let mut pd = profile(&self.data, &cd, &ca, Aspect::Front, 0);
+        let mut pa = profile(&self.data, &ca, &cd, aspect, gd, |_| ());
+        let mut pd = profile(&self.data, &cd, &ca, Aspect::Front, 0, |_| ());
         pa.dice = pa.dice.min(MAX_DICE);
         pd.dice = pd.dice.min(MAX_DICE);
         let back = aspect == Aspect::Front;

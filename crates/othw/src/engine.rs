@@ -7,7 +7,7 @@
 //! from the state given (see `State::clone_from`), so that an action allocates nothing for it.
 
 use crate::Othw;
-use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile_with};
+use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile};
 use crate::data::{FateResult, RampageTurn, RetreatStep, Special};
 use crate::state::{
     ActionKind, Command, EMPTY, Event, GoneHow, Placement, State, Status, TestKind, Unit, UnitId,
@@ -16,7 +16,7 @@ use crate::state::{
 use std::borrow::Cow;
 use std::sync::Arc;
 use tabletop::dice::{DiceSource, Die, Roll, roll};
-use tabletop::grid::{CellPos, CellTerrain, GridFacing};
+use tabletop::grid::{CellPos, GridFacing};
 use tabletop::rules::{Outcome, RuleId, Side};
 
 /// Why a unit broke.
@@ -433,20 +433,20 @@ impl<'a> Ctx<'a> {
             rules.push(rid("OTHW-CMB-03"));
         }
         let mut note = |r: &'static str| {
-            if !rules.iter().any(|x| same_rule(x.as_str(), r)) {
+            if !rules.iter().any(|x| x.as_str() == r) {
                 rules.push(rid(r));
             }
         };
         let data = &self.r.data;
-        let (a_dice, a_need) = profile_with(data, &ca, &cd, asp, gd, &mut note);
-        let (d_dice, d_need) = profile_with(data, &cd, &ca, Aspect::Front, 0, &mut note);
-        let ar = self.roll_dice(a_dice, "attack");
-        let dr = if strike_back { self.roll_dice(d_dice, "strike back") } else { Vec::new() };
-        let mut hits_on_d = ar.iter().filter(|r| r.value >= a_need).count() as u8;
-        let mut hits_on_a = dr.iter().filter(|r| r.value >= d_need).count() as u8;
+        let pa = profile(data, &ca, &cd, asp, gd, &mut note);
+        let pd = profile(data, &cd, &ca, Aspect::Front, 0, &mut note);
+        let ar = self.roll_dice(pa.dice, "attack");
+        let dr = if strike_back { self.roll_dice(pd.dice, "strike back") } else { Vec::new() };
+        let mut hits_on_d = ar.iter().filter(|r| r.value >= pa.need).count() as u8;
+        let mut hits_on_a = dr.iter().filter(|r| r.value >= pd.need).count() as u8;
         let (a_misses, d_misses) = (
-            ar.iter().filter(|r| r.value < a_need).count(),
-            dr.iter().filter(|r| r.value < d_need).count(),
+            ar.iter().filter(|r| r.value < pa.need).count(),
+            dr.iter().filter(|r| r.value < pd.need).count(),
         );
         self.emit(Event::Combat {
             attacker: att,
@@ -454,9 +454,9 @@ impl<'a> Ctx<'a> {
             defender: def,
             defender_name: d.name.clone(),
             attacker_rolls: ar,
-            attacker_need: a_need,
+            attacker_need: pa.need,
             defender_rolls: dr,
-            defender_need: d_need,
+            defender_need: pd.need,
             rules,
         });
         if gd > 0 {
@@ -465,7 +465,7 @@ impl<'a> Ctx<'a> {
         // Archers reroll missed dice.
         let rerolls = self.r.data.traits.archers.rerolls as usize;
         for (u, misses, need, hits) in
-            [(att, a_misses, a_need, &mut hits_on_d), (def, d_misses, d_need, &mut hits_on_a)]
+            [(att, a_misses, pa.need, &mut hits_on_d), (def, d_misses, pd.need, &mut hits_on_a)]
         {
             if self.st.units[u as usize].has(Special::Archers) {
                 for _ in 0..misses.min(rerolls) {
@@ -745,49 +745,33 @@ impl<'a> Ctx<'a> {
     // Pursuit
     // ----------------------------------------------------------------------------------------
 
-    /// A shortest route of empty, passable squares from `from` to a square meeting `goal`
-    /// (breadth-first, neighbours north, east, south, west): the squares after `from`.
+    /// A shortest route of empty, passable squares from `from` to a square meeting `goal`.
     fn route(&self, from: CellPos, goal: impl Fn(CellPos) -> bool) -> Option<Vec<CellPos>> {
         let g = &self.st.board.grid;
-        let start = g.index(from)?;
-        let (cols, rows) = (g.cols as usize, g.rows as usize);
-        // Cells by index (row by row from the south-west corner). A cell may be entered when
-        // it is not river and no unit stands in it.
-        let enterable = |i: usize| {
-            g.cells.get(i).is_none_or(|c| c.terrain != CellTerrain::River)
-                && self.st.occ.get(i).is_none_or(|&v| v == EMPTY)
-        };
-        // Each cell's predecessor on the route found to it (the start its own), and the cells
-        // to look from, in order: a cell is queued once at most, so the queue never grows.
         let mut prev = vec![usize::MAX; g.cells.len()];
+        let start = g.index(from)?;
         prev[start] = start;
-        let mut queue = Vec::with_capacity(g.cells.len());
-        queue.push(start);
-        let mut head = 0;
-        while let Some(&i) = queue.get(head) {
-            head += 1;
-            let (col, row) = (i % cols, i / cols);
-            if goal(CellPos::new(col as i32, row as i32)) {
-                let mut path = Vec::new();
-                let mut i = i;
+        let mut queue = std::collections::VecDeque::from([from]);
+        while let Some(p) = queue.pop_front() {
+            if goal(p) {
+                let mut path = vec![p];
+                let mut i = g.index(p)?;
                 while prev[i] != i {
-                    path.push(CellPos::new((i % cols) as i32, (i / cols) as i32));
                     i = prev[i];
+                    path.push(g.pos(i)?);
                 }
                 path.reverse();
+                path.remove(0);
                 return Some(path);
             }
-            let around = [
-                (row + 1 < rows).then(|| i + cols),
-                (col + 1 < cols).then(|| i + 1),
-                (row > 0).then(|| i - cols),
-                (col > 0).then(|| i - 1),
-            ];
-            for q in around.into_iter().flatten() {
-                if prev[q] == usize::MAX && enterable(q) {
-                    prev[q] = i;
-                    queue.push(q);
+            for q in g.neighbours(p) {
+                let Some(qi) = g.index(q) else { continue };
+                if prev[qi] != usize::MAX || self.st.board.impassable(q) || self.st.at(q).is_some()
+                {
+                    continue;
                 }
+                prev[qi] = g.index(p)?;
+                queue.push_back(q);
             }
         }
         None
@@ -1012,9 +996,9 @@ impl<'a> Ctx<'a> {
             // when it matters.
             let turn = if x.has(Special::FreeFacing) { 0 } else { mv.turn_cost };
             let rp = mv.restricted_points;
-            let can_turn = (turn <= x.m && turn <= rp)
-                || turn
-                    <= if !x.ignores_restricted() && st.board.restricted(x.pos) { rp } else { x.m };
+            let points =
+                if !x.ignores_restricted() && st.board.restricted(x.pos) { rp } else { x.m };
+            let can_turn = turn <= points;
             // The search offers turns on a square the unit holds (or that shows empty).
             let holds = g
                 .index(x.pos)
@@ -1180,12 +1164,6 @@ fn any_unit_of(st: &State, side: Side, want: impl Fn(&Unit) -> bool) -> bool {
     })
 }
 
-/// True when two rule IDs are the same text. IDs share their beginning ("OTHW-CMB-0"), so the
-/// bytes are compared from the end, where they differ.
-fn same_rule(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().rev().eq(b.bytes().rev())
-}
-
 /// The facing from `a` to the orthogonally adjacent `b`.
 pub fn direction(a: CellPos, b: CellPos) -> Option<GridFacing> {
     GridFacing::ALL.into_iter().find(|&f| a.step(f) == b)
@@ -1248,65 +1226,5 @@ mod tests {
             }
         });
         assert!(yes > 100 && no > 100, "both answers seen ({yes} and {no})");
-    }
-
-    /// The route is the breadth-first one the straightforward search over squares finds.
-    #[test]
-    fn the_route_is_the_breadth_first_one() {
-        /// The search over squares and their neighbours, for comparison.
-        fn plain(
-            st: &State,
-            from: CellPos,
-            goal: impl Fn(CellPos) -> bool,
-        ) -> Option<Vec<CellPos>> {
-            let g = &st.board.grid;
-            let mut prev = vec![usize::MAX; g.cells.len()];
-            let start = g.index(from)?;
-            prev[start] = start;
-            let mut queue = std::collections::VecDeque::from([from]);
-            while let Some(p) = queue.pop_front() {
-                if goal(p) {
-                    let mut path = vec![p];
-                    let mut i = g.index(p)?;
-                    while prev[i] != i {
-                        i = prev[i];
-                        path.push(g.pos(i)?);
-                    }
-                    path.reverse();
-                    path.remove(0);
-                    return Some(path);
-                }
-                for q in g.neighbours(p) {
-                    let Some(qi) = g.index(q) else { continue };
-                    if prev[qi] != usize::MAX || st.board.impassable(q) || st.at(q).is_some() {
-                        continue;
-                    }
-                    prev[qi] = g.index(p)?;
-                    queue.push_back(q);
-                }
-            }
-            None
-        }
-        let mut dice = SeededDice::new(1);
-        let (mut next_to, mut onto) = (0, 0);
-        through_battles(1, |r, st| {
-            let mut copy = st.clone();
-            let cx = Ctx::new(r, &mut copy, &mut dice, &Command::EndPhase);
-            // From each unit to next to each enemy on the board (the chase of a fleeing unit),
-            // and onto the last square of each gone (the chase of one that fled off).
-            for x in st.units.iter().filter(|x| x.on_board()) {
-                for y in st.units.iter().filter(|y| y.side != x.side) {
-                    let (to, goal): (_, &dyn Fn(CellPos) -> bool) = if y.on_board() {
-                        (&mut next_to, &|q: CellPos| q.manhattan(y.pos) == 1)
-                    } else {
-                        (&mut onto, &|q: CellPos| q == y.pos)
-                    };
-                    let route = cx.route(x.pos, goal);
-                    assert_eq!(route, plain(st, x.pos, goal), "{} to {}", x.id, y.id);
-                    *to += usize::from(route.is_some());
-                }
-            }
-        });
-        assert!(next_to > 10_000 && onto > 0, "routes found: {next_to} and {onto}");
     }
 }

@@ -99,7 +99,7 @@ fn othw_cmb_04_each_die_at_the_score_hits_once_a_round_and_a_one_never_hits() {
     let mut data = Othw::new().data;
     data.rules.combat.rear_hit = 1;
     let a = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Open);
-    assert_eq!(profile(&data, &a, &a, Aspect::Rear, 0).need, 2);
+    assert_eq!(profile(&data, &a, &a, Aspect::Rear, 0, |_| ()).need, 2);
 }
 
 /// Checks OTHW-CMB-05.
@@ -110,15 +110,15 @@ fn othw_cmb_05_attack_dice_are_modified_in_a_fixed_order() {
     // 3 → +1 spears = 4 → forest sets 1 → +1 ford = 2 → +1 general = 3.
     let legion = c(Class::Infantry, &[Special::ThrowingSpears], 3, 6, 4, CellTerrain::Wood);
     let target = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Ford);
-    assert_eq!(profile(&data, &legion, &target, Aspect::Front, 1).dice, 3);
+    assert_eq!(profile(&data, &legion, &target, Aspect::Front, 1, |_| ()).dice, 3);
     // A Warband (loose order) in the same place with Alexander's 2: forest 2 → +1 → +2 = 5.
     let wb =
         c(Class::Infantry, &[Special::Impetuous, Special::LooseOrder], 3, 5, 4, CellTerrain::Wood);
-    assert_eq!(profile(&data, &wb, &target, Aspect::Front, 2).dice, 5);
+    assert_eq!(profile(&data, &wb, &target, Aspect::Front, 2, |_| ()).dice, 5);
     // In the open the spears add after the base: 4.
     let legion = c(Class::Infantry, &[Special::ThrowingSpears], 3, 6, 4, CellTerrain::Open);
     let open = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Open);
-    assert_eq!(profile(&data, &legion, &open, Aspect::Front, 0).dice, 4);
+    assert_eq!(profile(&data, &legion, &open, Aspect::Front, 0, |_| ()).dice, 4);
 }
 
 /// Checks OTHW-CMB-06.
@@ -127,10 +127,10 @@ fn othw_cmb_06_the_score_is_the_targets_defence_and_three_from_the_rear() {
     let data = Othw::new().data;
     let inf = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Open);
     let chariot = c(Class::Chariot, &[], 3, 4, 2, CellTerrain::Open);
-    assert_eq!(profile(&data, &inf, &inf, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&data, &inf, &inf, Aspect::Flank, 0).need, 6);
-    assert_eq!(profile(&data, &inf, &inf, Aspect::Rear, 0).need, 3);
-    assert_eq!(profile(&data, &inf, &chariot, Aspect::Front, 0).need, 4);
+    assert_eq!(profile(&data, &inf, &inf, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&data, &inf, &inf, Aspect::Flank, 0, |_| ()).need, 6);
+    assert_eq!(profile(&data, &inf, &inf, Aspect::Rear, 0, |_| ()).need, 3);
+    assert_eq!(profile(&data, &inf, &chariot, Aspect::Front, 0, |_| ()).need, 4);
     // In play: a rear attack by heavy infantry needs 3.
     let mut st = face_off("Heavy Infantry", "Infantry");
     st.units[1].facing = N;
@@ -159,15 +159,23 @@ fn othw_cmb_08_a_die_against_a_unit_in_a_ford_and_a_die_downhill_stacking() {
     let hill = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Hill);
     let ford = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Ford);
     let open = c(Class::Infantry, &[], 2, 6, 4, CellTerrain::Open);
-    assert_eq!(profile(&data, &open, &ford, Aspect::Front, 0).dice, 3, "+1 against the ford");
-    assert_eq!(profile(&data, &hill, &open, Aspect::Front, 0).dice, 3, "+1 downhill");
-    assert_eq!(profile(&data, &hill, &ford, Aspect::Front, 0).dice, 4, "both");
     assert_eq!(
-        profile(&data, &ford, &hill, Aspect::Front, 0).dice,
+        profile(&data, &open, &ford, Aspect::Front, 0, |_| ()).dice,
+        3,
+        "+1 against the ford"
+    );
+    assert_eq!(profile(&data, &hill, &open, Aspect::Front, 0, |_| ()).dice, 3, "+1 downhill");
+    assert_eq!(profile(&data, &hill, &ford, Aspect::Front, 0, |_| ()).dice, 4, "both");
+    assert_eq!(
+        profile(&data, &ford, &hill, Aspect::Front, 0, |_| ()).dice,
         2,
         "uphill from the ford: none"
     );
-    assert_eq!(profile(&data, &hill, &hill, Aspect::Front, 0).dice, 2, "both on the hill: none");
+    assert_eq!(
+        profile(&data, &hill, &hill, Aspect::Front, 0, |_| ()).dice,
+        2,
+        "both on the hill: none"
+    );
 }
 
 /// Checks OTHW-CMB-09.

@@ -51,9 +51,9 @@ fn othw_trt_01_archers_roll_three_against_skirmishers_and_light_cavalry_and_rero
     let archers = c(Class::Infantry, &[Special::Archers], 2, 5, 3);
     let lc = c(Class::LightCavalry, &[Special::FreeFacing], 1, 5, 3);
     let inf = c(Class::Infantry, &[], 2, 6, 4);
-    assert_eq!(profile(&d, &archers, &skirmisher(), Aspect::Front, 0).dice, 3);
-    assert_eq!(profile(&d, &archers, &lc, Aspect::Front, 0).dice, 3);
-    assert_eq!(profile(&d, &archers, &inf, Aspect::Front, 0).dice, 2);
+    assert_eq!(profile(&d, &archers, &skirmisher(), Aspect::Front, 0, |_| ()).dice, 3);
+    assert_eq!(profile(&d, &archers, &lc, Aspect::Front, 0, |_| ()).dice, 3);
+    assert_eq!(profile(&d, &archers, &inf, Aspect::Front, 0, |_| ()).dice, 2);
     // In play: against infantry (D6), [6, 2]: the miss is rerolled once (6): 2 hits; B0 tests (5).
     let mut st = battle_with(
         &["Bowmen"],
@@ -75,9 +75,9 @@ fn othw_trt_02_hoplites_against_hoplites_roll_three_and_count_defence_five() {
     let d = data();
     let hop = c(Class::Infantry, &[Special::Hoplites], 2, 6, 4);
     let inf = c(Class::Infantry, &[], 2, 6, 4);
-    let p = profile(&d, &hop, &hop, Aspect::Front, 0);
+    let p = profile(&d, &hop, &hop, Aspect::Front, 0, |_| ());
     assert_eq!((p.dice, p.need), (3, 5));
-    let p = profile(&d, &hop, &inf, Aspect::Front, 0);
+    let p = profile(&d, &hop, &inf, Aspect::Front, 0, |_| ());
     assert_eq!((p.dice, p.need), (2, 6));
 }
 
@@ -87,9 +87,13 @@ fn othw_trt_03_throwing_spears_add_a_die_at_full_strength_attacking_and_defendin
     let d = data();
     let mut legion = c(Class::Infantry, &[Special::ThrowingSpears], 3, 6, 4);
     let inf = c(Class::Infantry, &[], 2, 6, 4);
-    assert_eq!(profile(&d, &legion, &inf, Aspect::Front, 0).dice, 4);
+    assert_eq!(profile(&d, &legion, &inf, Aspect::Front, 0, |_| ()).dice, 4);
     legion.sp = 3;
-    assert_eq!(profile(&d, &legion, &inf, Aspect::Front, 0).dice, 3, "lost after the first SP");
+    assert_eq!(
+        profile(&d, &legion, &inf, Aspect::Front, 0, |_| ()).dice,
+        3,
+        "lost after the first SP"
+    );
     // Defending: the Roman legion strikes back with 4 dice.
     let mut st = battle_with(
         &["Infantry"],
@@ -114,9 +118,9 @@ fn othw_trt_04_a_full_strength_phalanx_cancels_a_hit_on_a_test_and_flank_attacke
     let d = data();
     let phalanx = c(Class::Infantry, &[Special::Phalanx], 2, 6, 4);
     let inf = c(Class::Infantry, &[], 2, 6, 4);
-    assert_eq!(profile(&d, &inf, &phalanx, Aspect::Flank, 0).need, 5);
-    assert_eq!(profile(&d, &inf, &phalanx, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&d, &inf, &phalanx, Aspect::Rear, 0).need, 3);
+    assert_eq!(profile(&d, &inf, &phalanx, Aspect::Flank, 0, |_| ()).need, 5);
+    assert_eq!(profile(&d, &inf, &phalanx, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&d, &inf, &phalanx, Aspect::Rear, 0, |_| ()).need, 3);
     // In play: 1 hit, cancelled by a passed test (4 against L4): a draw, 4 SP kept.
     let types = utype("Phalangites", "infantry", 1, 2, 6, 4, 4, &["phalanx"]);
     let mut st = battle_with(&["Heavy Infantry"], &["Phalangites"], None, None, &types);
@@ -140,16 +144,20 @@ fn othw_trt_05_loose_order_ignores_terrain_limits_and_fights_with_two_dice_in_wo
     let mut wb = c(Class::Infantry, &[Special::Impetuous, Special::LooseOrder], 3, 5, 4);
     let mut inf = c(Class::Infantry, &[], 2, 6, 4);
     wb.terrain = CellTerrain::Wood;
-    assert_eq!(profile(&d, &wb, &inf, Aspect::Front, 0).dice, 2);
+    assert_eq!(profile(&d, &wb, &inf, Aspect::Front, 0, |_| ()).dice, 2);
     wb.terrain = CellTerrain::Ford;
     assert_eq!(
-        profile(&d, &inf, &wb, Aspect::Front, 0).dice,
+        profile(&d, &inf, &wb, Aspect::Front, 0, |_| ()).dice,
         2,
         "no ford bonus against loose order"
     );
     inf.terrain = CellTerrain::Ford;
     wb.terrain = CellTerrain::Open;
-    assert_eq!(profile(&d, &wb, &inf, Aspect::Front, 0).dice, 4, "but it gets one against others");
+    assert_eq!(
+        profile(&d, &wb, &inf, Aspect::Front, 0, |_| ()).dice,
+        4,
+        "but it gets one against others"
+    );
     // Movement: light infantry (loose order, M2) crosses two wood squares.
     let mut st = battle_with(
         &["Light Infantry"],
@@ -169,9 +177,9 @@ fn othw_trt_06_elephants_need_six_against_elephant_drill_except_from_the_rear() 
     let drilled = c(Class::Infantry, &[Special::ElephantDrill], 2, 6, 4);
     let drilled5 = c(Class::Infantry, &[Special::ElephantDrill], 2, 5, 4);
     let e = elephant(Special::African);
-    assert_eq!(profile(&d, &e, &drilled, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&d, &e, &drilled5, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&d, &e, &drilled5, Aspect::Rear, 0).need, 3);
+    assert_eq!(profile(&d, &e, &drilled, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&d, &e, &drilled5, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&d, &e, &drilled5, Aspect::Rear, 0, |_| ()).need, 3);
 }
 
 /// Checks OTHW-TRT-07.
@@ -179,10 +187,10 @@ fn othw_trt_06_elephants_need_six_against_elephant_drill_except_from_the_rear() 
 fn othw_trt_07_indian_elephants_hit_african_ones_on_five_otherwise_six() {
     let d = data();
     let (afr, ind) = (elephant(Special::African), elephant(Special::Indian));
-    assert_eq!(profile(&d, &ind, &afr, Aspect::Front, 0).need, 5);
-    assert_eq!(profile(&d, &afr, &ind, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&d, &afr, &afr, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&d, &ind, &ind, Aspect::Front, 0).need, 6);
+    assert_eq!(profile(&d, &ind, &afr, Aspect::Front, 0, |_| ()).need, 5);
+    assert_eq!(profile(&d, &afr, &ind, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&d, &afr, &afr, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&d, &ind, &ind, Aspect::Front, 0, |_| ()).need, 6);
 }
 
 /// Checks OTHW-TRT-08.
@@ -239,9 +247,9 @@ fn othw_trt_10_skirmishers_and_their_friends_pass_through_each_other() {
 fn othw_trt_11_skirmishers_hit_elephants_on_five_and_roll_three_against_skirmishers() {
     let d = data();
     let s = skirmisher();
-    let p = profile(&d, &s, &elephant(Special::African), Aspect::Front, 0);
+    let p = profile(&d, &s, &elephant(Special::African), Aspect::Front, 0, |_| ());
     assert_eq!((p.dice, p.need), (1, 5));
-    let p = profile(&d, &s, &s, Aspect::Front, 0);
+    let p = profile(&d, &s, &s, Aspect::Front, 0, |_| ());
     assert_eq!((p.dice, p.need), (3, 5));
 }
 
@@ -250,14 +258,17 @@ fn othw_trt_11_skirmishers_hit_elephants_on_five_and_roll_three_against_skirmish
 fn othw_trt_12_elephants_need_at_most_five_against_other_troops() {
     let d = data();
     let e = elephant(Special::African);
-    assert_eq!(profile(&d, &e, &c(Class::Infantry, &[], 3, 6, 4), Aspect::Front, 0).need, 5);
-    assert_eq!(profile(&d, &e, &c(Class::Cavalry, &[], 2, 5, 3), Aspect::Front, 0).need, 5);
     assert_eq!(
-        profile(&d, &e, &c(Class::Chariot, &[], 3, 4, 2), Aspect::Front, 0).need,
+        profile(&d, &e, &c(Class::Infantry, &[], 3, 6, 4), Aspect::Front, 0, |_| ()).need,
+        5
+    );
+    assert_eq!(profile(&d, &e, &c(Class::Cavalry, &[], 2, 5, 3), Aspect::Front, 0, |_| ()).need, 5);
+    assert_eq!(
+        profile(&d, &e, &c(Class::Chariot, &[], 3, 4, 2), Aspect::Front, 0, |_| ()).need,
         4,
         "never worse"
     );
-    assert_eq!(profile(&d, &e, &skirmisher(), Aspect::Front, 0).need, 5);
+    assert_eq!(profile(&d, &e, &skirmisher(), Aspect::Front, 0, |_| ()).need, 5);
 }
 
 /// Checks OTHW-TRT-13.
@@ -317,8 +328,8 @@ fn othw_stat_03_d_is_the_score_needed_to_hit() {
     let d = data();
     let inf = c(Class::Infantry, &[], 2, 6, 4);
     let scythed = c(Class::Chariot, &[], 3, 4, 2);
-    assert_eq!(profile(&d, &inf, &inf, Aspect::Front, 0).need, 6);
-    assert_eq!(profile(&d, &inf, &scythed, Aspect::Front, 0).need, 4);
+    assert_eq!(profile(&d, &inf, &inf, Aspect::Front, 0, |_| ()).need, 6);
+    assert_eq!(profile(&d, &inf, &scythed, Aspect::Front, 0, |_| ()).need, 4);
     // A D6 unit is hit only by 6s: [5, 5] do nothing.
     let mut st = battle(&["Infantry"], &["Heavy Infantry"]);
     put(&mut st, 0, 5, 3, N);
