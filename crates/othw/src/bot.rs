@@ -31,7 +31,13 @@
 //!    ([`Weights::further_min`]) than a first move ([`Weights::move_min`]).
 //! 4. **Group advance.** While the enemy is still far off, the largest block of connected units
 //!    steps forward together (one action and at most one roll for the whole line).
-//! 5. The general's unit is exempt from the phase-end roll, so its actions wait until the
+//! 5. **Reserves move first or not at all.** A unit three squares or more from the nearest
+//!    enemy is a reserve: it is weighed only for the side's first action of a phase. Once the
+//!    side has acted (moved, fought or advanced a group), the rest of the phase belongs to the
+//!    units near the enemy, and the reserves wait for the next phase. Whether the side has
+//!    acted is read from the state, so a player picked up mid-phase chooses as one that was
+//!    there from its start.
+//! 6. The general's unit is exempt from the phase-end roll, so its actions wait until the
 //!    others' are done (or the phase is over): the rest of the army acts first and the general
 //!    acts, rerolls and rallies where the fighting is.
 //!
@@ -723,6 +729,16 @@ fn is_fighting(x: &Unit) -> bool {
     matches!(x.status, Status::Ready | Status::Rampaging)
 }
 
+/// Squares from the nearest enemy at which a unit counts as a reserve (see the module
+/// documentation).
+const RESERVE_FROM: u8 = 3;
+
+/// True for a unit at distance `d` from the nearest enemy when that makes it a reserve (not
+/// when the side has no enemy in the fight).
+fn is_reserve(d: u8) -> bool {
+    (RESERVE_FROM..u8::MAX).contains(&d)
+}
+
 /// How keen a unit is to close with the enemy: its share of strength left (skirmishers 0.4).
 fn keenness(x: &Unit) -> f64 {
     if x.is_skirmisher() { 0.4 } else { f64::from(x.sp) / f64::from(x.s.max(1)) }
@@ -1095,6 +1111,11 @@ impl Scripted {
             Work { odds: &mut self.odds, valuer: &mut self.valuer, scratch: &mut self.scratch };
         // The general's unit, kept apart: it acts last.
         let mut general = None;
+        // Once the side has acted in this phase, its reserves wait for the next phase.
+        let acted = st
+            .units
+            .iter()
+            .any(|x| x.side == side && x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED));
         // Each unit's first best action (attacks before moves: a unit that moves may not
         // fight) against the best so far: taking each unit's best in unit order and keeping
         // the first that beats the best so far is taking the first best of all.
@@ -1112,6 +1133,9 @@ impl Scripted {
             }
             if st.has_general(u) {
                 general = Some((x, moved));
+                continue;
+            }
+            if acted && is_reserve(cx.maps.dist[usize::from(cx.tables.index(x.pos))]) {
                 continue;
             }
             let kept = &mut self.memory.kept[u as usize];

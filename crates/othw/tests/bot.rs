@@ -66,3 +66,39 @@ fn the_host_offers_the_scripted_player_by_name() {
     assert_eq!(bot.describe(), "scripted");
     assert!(host.new_bot(&BotSpec::parse("scripted:fast=1").expect("parses")).is_err());
 }
+
+/// A unit three squares or more from the nearest enemy is a reserve: the scripted player moves
+/// one as the side's first action of a phase, and once the side has acted it leaves its
+/// reserves for the next phase while units near the enemy still act.
+#[test]
+fn reserves_move_only_as_the_sides_first_action_of_a_phase() {
+    use othw::state::{Command, flags};
+    let r = Othw::new();
+    let mut st = common::battle(&["Infantry", "Cavalry"], &["Infantry"]);
+    let (r0, r1, rs) = (0, 1, red_spare(&st));
+    // Three red reserves apart from one another (no block to advance together).
+    put(&mut st, r1, 6, 1, N);
+    let moves = |c: &Command| match c {
+        Command::Move { unit, .. } => Some(*unit),
+        _ => None,
+    };
+    // Nothing done yet: a reserve steps towards the enemy.
+    let (first, _) = Scripted::new().best(&r, &st, Side::Red).expect("a command");
+    assert!(moves(&first).is_some_and(|u| [r0, r1, rs].contains(&u)), "{first:?}");
+    // Once a unit has moved this phase, the other reserves wait.
+    st.units[rs as usize].flags |= flags::MOVED;
+    let mut kept = Scripted::new();
+    for bot in [&mut Scripted::new(), &mut kept] {
+        let (c, _) = bot.best(&r, &st, Side::Red).expect("a command");
+        assert_eq!(c, Command::EndPhase);
+    }
+    // A unit two squares from an enemy that shows it a flank is not a reserve: it attacks.
+    let b0 = 2;
+    put(&mut st, b0, 6, 3, E);
+    let (c, _) = kept.best(&r, &st, Side::Red).expect("a command");
+    let acts = match &c {
+        Command::Move { unit, .. } | Command::Attack { unit, .. } => *unit == r1,
+        _ => false,
+    };
+    assert!(acts, "{c:?}");
+}
