@@ -32,11 +32,12 @@
 //! 4. **Group advance.** While the enemy is still far off, the largest block of connected units
 //!    steps forward together (one action and at most one roll for the whole line).
 //! 5. **Reserves move first or not at all.** A unit three squares or more from the nearest
-//!    enemy is a reserve: it is weighed only for the side's first action of a phase. Once the
-//!    side has acted (moved, fought or advanced a group), the rest of the phase belongs to the
-//!    units near the enemy, and the reserves wait for the next phase. Whether the side has
-//!    acted is read from the state, so a player picked up mid-phase chooses as one that was
-//!    there from its start.
+//!    enemy is a reserve: it is weighed only for the side's first action of a phase, and so is
+//!    the group advance (whose units are all four squares or more away). Once the side has
+//!    acted (moved, fought or advanced a group), the rest of the phase belongs to the units
+//!    near the enemy, and the reserves wait for the next phase. Whether the side has acted is
+//!    read from the state, so a player picked up mid-phase chooses as one that was there from
+//!    its start.
 //! 6. The general's unit is exempt from the phase-end roll, so its actions wait until the
 //!    others' are done (or the phase is over): the rest of the army acts first and the general
 //!    acts, rerolls and rallies where the fighting is.
@@ -1103,7 +1104,13 @@ impl Scripted {
         self.memory.refresh(r, st, side, &self.maps, &self.weights);
         self.odds.begin();
         self.valuer.begin(&self.weights);
-        let group = self.group_advance(r, st, side);
+        // Once the side has acted in this phase, its reserves (the group advance's units among
+        // them) wait for the next phase.
+        let acted = st
+            .units
+            .iter()
+            .any(|x| x.side == side && x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED));
+        let group = if acted { None } else { self.group_advance(r, st, side) };
         let further_allowed = r.data.rules.sequence.further_moves > 0;
         let mut best: (Command, f64) = (Command::EndPhase, 0.0);
         let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
@@ -1111,11 +1118,6 @@ impl Scripted {
             Work { odds: &mut self.odds, valuer: &mut self.valuer, scratch: &mut self.scratch };
         // The general's unit, kept apart: it acts last.
         let mut general = None;
-        // Once the side has acted in this phase, its reserves wait for the next phase.
-        let acted = st
-            .units
-            .iter()
-            .any(|x| x.side == side && x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED));
         // Each unit's first best action (attacks before moves: a unit that moves may not
         // fight) against the best so far: taking each unit's best in unit order and keeping
         // the first that beats the best so far is taking the first best of all.

@@ -102,3 +102,19 @@ fn reserves_move_only_as_the_sides_first_action_of_a_phase() {
     };
     assert!(acts, "{c:?}");
 }
+
+/// The group advance moves reserves too: the scripted player advances a line as the side's
+/// first action of a phase, and not once the side has acted.
+#[test]
+fn the_group_advance_is_only_the_sides_first_action_of_a_phase() {
+    use othw::state::{Command, flags};
+    let r = Othw::new();
+    // R0 and R1 side by side on the back row, the spare apart.
+    let mut st = common::battle(&["Infantry", "Infantry"], &["Infantry"]);
+    let (first, _) = Scripted::new().best(&r, &st, Side::Red).expect("a command");
+    assert!(matches!(&first, Command::GroupMove { units, .. } if units == &[0, 1]), "{first:?}");
+    let rs = red_spare(&st);
+    st.units[rs as usize].flags |= flags::MOVED;
+    let (c, _) = Scripted::new().best(&r, &st, Side::Red).expect("a command");
+    assert_eq!(c, Command::EndPhase);
+}
