@@ -1437,8 +1437,6 @@ struct Memory {
     /// Squares that searches and plans see changed, and that plans alone see changed.
     marked: Vec<CellPos>,
     touched: Vec<CellPos>,
-    /// The units that changed.
-    changed: Vec<UnitId>,
 }
 
 /// More marked squares than this and every unit is worked out again (on a board too big for
@@ -1498,7 +1496,8 @@ impl Memory {
         // strength): plans only. A unit that changed at all is worked out again.
         self.marked.clear();
         self.touched.clear();
-        self.changed.clear();
+        // The units that changed, as bits by ID.
+        let mut changed = [0u64; 4];
         let mut all = seen.occ.len() != st.occ.len() || seen.looks.len() != st.units.len();
         // On bitboards, the squares whose occupant changed.
         let mut occupants = 0u128;
@@ -1536,7 +1535,7 @@ impl Memory {
                     } else if x.side != side {
                         self.touched.extend([was, x.pos]);
                     }
-                    self.changed.push(x.id);
+                    changed[usize::from(x.id >> 6)] |= 1 << (x.id & 63);
                 }
             }
             all = cells.is_none() && self.marked.len() + self.touched.len() > MARKED_MAX;
@@ -1553,7 +1552,9 @@ impl Memory {
             if x.side != side {
                 continue;
             }
-            let gone = all || mv.step_cost == 0 || self.changed.contains(&x.id);
+            let gone = all
+                || mv.step_cost == 0
+                || changed[usize::from(x.id >> 6)] & 1 << (x.id & 63) != 0;
             let (search_stands, plan_stands) = match cells {
                 // What each looked at, to the square.
                 Some(_) => (
