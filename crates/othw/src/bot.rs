@@ -677,7 +677,8 @@ pub struct Scripted {
 
 /// What `scripted` says of itself in listings.
 pub const SCRIPTED_ABOUT: &str = "a scripted O/THW player: attacks at good exact odds and on \
-flanks, keeps units in mutual support, advances in line, keeps the general for last";
+flanks, keeps units in mutual support, advances in line, brings reserves up only as a phase's \
+first action, keeps the general for last";
 
 fn aspect_code(a: Aspect) -> u8 {
     match a {
@@ -1552,9 +1553,8 @@ impl Memory {
             if x.side != side {
                 continue;
             }
-            let gone = all
-                || mv.step_cost == 0
-                || changed[usize::from(x.id >> 6)] & 1 << (x.id & 63) != 0;
+            let gone =
+                all || mv.step_cost == 0 || changed[usize::from(x.id >> 6)] & 1 << (x.id & 63) != 0;
             let (search_stands, plan_stands) = match cells {
                 // What each looked at, to the square.
                 Some(_) => (
