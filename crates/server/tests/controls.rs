@@ -53,7 +53,8 @@ fn every_action(c: &Controls) -> Vec<&Action> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_side_to_act_gets_menus_that_the_server_accepts() {
-    let server = start(&sqlite_file("controls")).await;
+    let db = sqlite_file("controls");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let mut red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
@@ -86,7 +87,8 @@ async fn the_side_to_act_gets_menus_that_the_server_accepts() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectators_get_no_controls_and_cannot_measure() {
-    let server = start(&sqlite_file("controls_watch")).await;
+    let db = sqlite_file("controls_watch");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "movement/ford", "human", "human").await;
     let mut watcher = Player::join(addr, &game.id, None).await;
@@ -102,7 +104,8 @@ async fn spectators_get_no_controls_and_cannot_measure() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_measurement_is_made_against_the_current_version() {
-    let server = start(&sqlite_file("measure")).await;
+    let db = sqlite_file("measure");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "movement/ford", "human", "human").await;
     let mut red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;

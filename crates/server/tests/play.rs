@@ -109,7 +109,8 @@ async fn a_person_plays_against_a_bot() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_stale_message_is_refused() {
-    let server = start(&sqlite_file("stale")).await;
+    let db = sqlite_file("stale");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let mut red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
@@ -137,7 +138,8 @@ async fn a_stale_message_is_refused() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_side_cannot_move_the_others_units() {
-    let server = start(&sqlite_file("sides")).await;
+    let db = sqlite_file("sides");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let mut red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
@@ -170,7 +172,8 @@ async fn one_side_cannot_move_the_others_units() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn spectators_and_strangers_cannot_command() {
-    let server = start(&sqlite_file("spectator")).await;
+    let db = sqlite_file("spectator");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let mut red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
@@ -290,7 +293,8 @@ async fn the_opponent_never_sees_written_orders() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_and_malformed_messages_change_nothing() {
-    let server = start(&sqlite_file("hostile")).await;
+    let db = sqlite_file("hostile");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let red_token = token(&game, "red");
@@ -446,9 +450,8 @@ async fn undo_works_only_before_dice() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_idle_game_leaves_memory_and_comes_back_from_the_store() {
-    let server =
-        start_with(&sqlite_file("idle"), |l| l.idle_actor = std::time::Duration::from_millis(300))
-            .await;
+    let db = sqlite_file("idle");
+    let server = start_with(&db, |l| l.idle_actor = std::time::Duration::from_millis(300)).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "scripted").await;
     let red_token = token(&game, "red");
@@ -469,7 +472,8 @@ async fn an_idle_game_leaves_memory_and_comes_back_from_the_store() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_takes_only_so_many_connections() {
-    let server = start_with(&sqlite_file("full"), |l| l.connections_per_game = 3).await;
+    let db = sqlite_file("full");
+    let server = start_with(&db, |l| l.connections_per_game = 3).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let _red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;

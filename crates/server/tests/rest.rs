@@ -14,7 +14,8 @@ fn api_error(body: &str) -> ApiError {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_rule_sets_bots_scenarios_and_serves_the_client() {
-    let server = start(&sqlite_file("list")).await;
+    let db = sqlite_file("list");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let (status, body) = http(addr, "GET", "/api/rulesets", None).await;
     assert_eq!(status, 200);
@@ -50,7 +51,8 @@ async fn lists_rule_sets_bots_scenarios_and_serves_the_client() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn creating_a_game_checks_everything_it_is_given() {
-    let server = start(&sqlite_file("create")).await;
+    let db = sqlite_file("create");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let post = |body: String| async move { http(addr, "POST", "/api/games", Some(&body)).await };
 
@@ -141,7 +143,8 @@ async fn creating_a_game_checks_everything_it_is_given() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_finished_game_can_be_watched_and_its_record_downloaded() {
-    let server = start(&sqlite_file("finished")).await;
+    let db = sqlite_file("finished");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "scripted", "scripted").await;
     assert!(game.seats.is_empty(), "bots need no links");
@@ -214,7 +217,8 @@ async fn check_replay_frames(addr: std::net::SocketAddr, id: &str, record: &Reco
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unfinished_game_cannot_be_replayed() {
-    let server = start(&sqlite_file("replay_early")).await;
+    let db = sqlite_file("replay_early");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let (status, text) =
@@ -228,7 +232,8 @@ async fn an_unfinished_game_cannot_be_replayed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn referees_answer_questions() {
-    let server = start(&sqlite_file("referee")).await;
+    let db = sqlite_file("referee");
+    let server = start(&db).await;
     let addr = server.local_addr();
     let question =
         std::fs::read_to_string("../../scenarios/movement/referee/worked_example.json").unwrap();

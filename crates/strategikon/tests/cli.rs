@@ -20,10 +20,30 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("strategikon-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+/// A file named `name` in a fresh temporary folder, removed (with the folder) when the value
+/// is dropped.
+struct Tmp {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+}
+
+impl std::ops::Deref for Tmp {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for Tmp {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+fn tmp(name: &str) -> Tmp {
+    let dir = tempfile::Builder::new().prefix("strategikon-cli-").tempdir().unwrap();
+    let path = dir.path().join(name);
+    Tmp { _dir: dir, path }
 }
 
 const SCENARIO: &str = "scenarios/movement/ford.toml";

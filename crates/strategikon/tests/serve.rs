@@ -7,8 +7,8 @@ use std::process::{Command, Stdio};
 
 #[test]
 fn serve_prints_its_address_and_serves_the_api() {
-    let dir = std::env::temp_dir().join(format!("strategikon-serve-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::Builder::new().prefix("strategikon-serve-").tempdir().unwrap();
+    let dir = scratch.path();
     let mut child = Command::new(env!("CARGO_BIN_EXE_strategikon"))
         .args(["serve", "--addr", "127.0.0.1:0", "--database", "games.db"])
         .current_dir(&dir)

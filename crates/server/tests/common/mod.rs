@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use server::protocol::{ClientMessage, Created, ErrorCode, LogEntry, Role, ServerMessage};
 use server::store::Store;
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 use tabletop::host::{Host, Registry};
@@ -41,20 +40,30 @@ pub fn registry() -> &'static Registry {
     })
 }
 
-/// A fresh temporary folder for one test.
-pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "strategikon-server-test-{}-{name}-{}",
-        std::process::id(),
-        server::token::new_game_id().unwrap()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh temporary folder for one test, removed with the value.
+pub fn temp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new().prefix(&format!("strategikon-server-test-{name}-")).tempdir().unwrap()
+}
+
+/// A fresh SQLite database file in a folder of its own, removed (with the folder) when the
+/// value is dropped: keep it for as long as the test's server runs.
+pub struct SqliteFile {
+    _dir: tempfile::TempDir,
+    path: String,
+}
+
+impl std::ops::Deref for SqliteFile {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.path
+    }
 }
 
 /// A fresh SQLite database file.
-pub fn sqlite_file(name: &str) -> String {
-    temp_dir(name).join("games.db").display().to_string()
+pub fn sqlite_file(name: &str) -> SqliteFile {
+    let dir = temp_dir(name);
+    let path = dir.path().join("games.db").display().to_string();
+    SqliteFile { _dir: dir, path }
 }
 
 /// The URL of the test PostgreSQL server: `STRATEGIKON_TEST_PG`, or else the one
