@@ -11,7 +11,7 @@ fn serve_prints_its_address_and_serves_the_api() {
     let dir = scratch.path();
     let mut child = Command::new(env!("CARGO_BIN_EXE_strategikon"))
         .args(["serve", "--addr", "127.0.0.1:0", "--database", "games.db"])
-        .current_dir(&dir)
+        .current_dir(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
