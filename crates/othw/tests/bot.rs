@@ -96,11 +96,7 @@ fn reserves_move_only_as_the_sides_first_action_of_a_phase() {
     let b0 = 2;
     put(&mut st, b0, 6, 3, E);
     let (c, _) = kept.best(&r, &st, Side::Red).expect("a command");
-    let acts = match &c {
-        Command::Move { unit, .. } | Command::Attack { unit, .. } => *unit == r1,
-        _ => false,
-    };
-    assert!(acts, "{c:?}");
+    assert!(matches!(c, Command::Attack { unit, .. } if unit == r1), "{c:?}");
 }
 
 /// The group advance moves reserves too: the scripted player advances a line as the side's
