@@ -129,7 +129,7 @@ impl Default for Weights {
             danger: 1.0,
             threat: 0.6,
             attack_min: 0.0,
-            move_min: 0.3,
+            move_min: 0.8,
             further_min: 1.2,
         }
     }
