@@ -1141,13 +1141,8 @@ fn begin_phase(st: &mut State, turn: u16, side: Side, phase_no: u32) {
 #[inline(never)]
 fn place(st: &mut State, unit: UnitId, to: CellPos, facing: GridFacing) {
     let Some(u) = st.units.get_mut(unit as usize) else { return };
-    let grid = &st.board.grid;
-    if let Some(c) = grid.index(u.pos).and_then(|i| st.occ.get_mut(i))
-        && *c == unit
-    {
-        *c = EMPTY;
-    }
-    if let Some(c) = grid.index(to).and_then(|i| st.occ.get_mut(i)) {
+    leave(st.board.grid.index(u.pos), &mut st.occ, unit);
+    if let Some(c) = st.board.grid.index(to).and_then(|i| st.occ.get_mut(i)) {
         *c = unit;
     }
     u.pos = to;
@@ -1159,16 +1154,22 @@ fn place(st: &mut State, unit: UnitId, to: CellPos, facing: GridFacing) {
 #[inline(never)]
 fn set_status(st: &mut State, unit: UnitId, status: Status, gone: Option<GoneHow>) {
     let Some(u) = st.units.get_mut(unit as usize) else { return };
-    if status == Status::Gone
-        && let Some(c) = st.board.grid.index(u.pos).and_then(|i| st.occ.get_mut(i))
-        && *c == unit
-    {
-        *c = EMPTY;
+    if status == Status::Gone {
+        leave(st.board.grid.index(u.pos), &mut st.occ, unit);
     }
     u.status = status;
     u.gone = gone;
     if status != Status::Ready {
         u.pursuing = None;
+    }
+}
+
+/// Empties the cell at index `at` (when on the board) if `unit` holds it.
+fn leave(at: Option<usize>, occ: &mut [u8], unit: UnitId) {
+    if let Some(c) = at.and_then(|i| occ.get_mut(i))
+        && *c == unit
+    {
+        *c = EMPTY;
     }
 }
 
