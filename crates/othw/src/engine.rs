@@ -1175,18 +1175,11 @@ mod tests {
     use tabletop::dice::SeededDice;
     use tabletop::rules::{Actor, RuleSet};
 
-    const SCENARIOS: [&str; 4] = [
-        include_str!("../../../scenarios/othw/open_field.toml"),
-        include_str!("../../../scenarios/othw/river_ford.toml"),
-        include_str!("../../../scenarios/othw/hills_woods.toml"),
-        include_str!("../../../scenarios/othw/generic.toml"),
-    ];
-
     /// Calls `look` on states of `battles` battles of random commands on every ready scenario
     /// (woods, fords, the river, hills).
     fn through_battles(battles: u64, mut look: impl FnMut(&Othw, &State)) {
         let r = Othw::new();
-        for (k, text) in SCENARIOS.into_iter().enumerate() {
+        for (k, text) in crate::READY_SCENARIOS.into_iter().enumerate() {
             let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("loads");
             for seed in 1..=battles {
                 let mut dice = SeededDice::new(seed * 10 + k as u64);

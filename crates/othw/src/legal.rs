@@ -222,6 +222,50 @@ impl Mover<'_> {
     }
 }
 
+/// The squares stood on, as bits, on a board of `cells` cells: kept only on boards of up to
+/// 128 cells (0 on a larger one).
+fn stepped_bits(cells: usize, stepped: u128) -> u128 {
+    if cells <= 128 { stepped } else { 0 }
+}
+
+/// The search's lists for a unit with one action and no more (a turn, or a step ahead),
+/// whatever the terrain, worked out directly, in the search's order. The search would take
+/// the unit from its square facing as it does: an attack on the square in front, standing;
+/// then each other facing, in order; then the square ahead, when it may enter it, an end when
+/// empty. (Attacks and turns only while its square is its own: a unit gone from the board may
+/// have left it to another.) Breaks when `first` and something was found.
+fn one_action(w: &Mover, out: &mut Reach) -> ControlFlow<()> {
+    let tables = w.tables;
+    let (nbr, pos, occ) = (&tables.nbr[..], &tables.pos[..], &w.st.occ[..]);
+    let (s, f0) = (w.start, usize::from(w.facing));
+    let (p, facing) = (pos[s], GridFacing::ALL[f0]);
+    let ahead = nbr[s][f0];
+    let free = occ[s] == w.u || occ[s] == EMPTY;
+    if w.want_attacks && free && ahead != NO_CELL && w.target(occ[usize::from(ahead)]) {
+        out.attacks.push((p, facing, occ[usize::from(ahead)]));
+        w.found()?;
+    }
+    for g in GridFacing::ALL {
+        if free && g != facing {
+            out.ends.push((p, g));
+            w.found()?;
+        }
+    }
+    let mut stepped = 1u128 << (s & 127);
+    if ahead != NO_CELL {
+        let q = usize::from(ahead);
+        if tables.terrain[q] != CellTerrain::River && w.passable(occ[q]) {
+            stepped |= 1 << (q & 127);
+            if occ[q] == EMPTY {
+                out.ends.push((pos[q], facing));
+                w.found()?;
+            }
+        }
+    }
+    out.stepped = stepped_bits(nbr.len(), stepped);
+    ControlFlow::Continue(())
+}
+
 /// The search's lists for a unit with two actions and no more (a turn and a step each cost
 /// `step`, and a third action is beyond either budget), worked out directly, in the search's
 /// order. Breadth-first, the search would take the unit: standing, to an attack on the square
@@ -327,8 +371,7 @@ fn two_actions(w: &Mover, out: &mut Reach) -> ControlFlow<()> {
             w.found()?;
         }
     }
-    // The squares stood on are kept as bits only on boards of up to 128 cells.
-    out.stepped = if nbr.len() <= 128 { stepped } else { 0 };
+    out.stepped = stepped_bits(nbr.len(), stepped);
     ControlFlow::Continue(())
 }
 
@@ -472,14 +515,8 @@ impl Othw {
             want_attacks,
             first,
         };
-        let restricted = |i: usize| w.restricted(i);
-        let budget = |touched: bool| w.budget(touched);
-        let passable = |v: u8| w.passable(v);
-        let target = |v: u8| w.target(v);
         let start_facing = w.facing;
         let cells = nbr.len();
-        // The squares stood on are kept as bits only on boards of up to 128 cells.
-        let stepped_bits = |stepped: u128| if cells <= 128 { stepped } else { 0 };
         let (lo, hi) = (m.min(rp), m.max(rp));
         if !*long_way
             && turn_cost > 0
@@ -487,45 +524,10 @@ impl Othw {
             && turn_cost.max(step) <= lo
             && turn_cost.min(step) * 2 > hi
         {
+            // One action and no more (a turn, or a step ahead), whatever the terrain.
             #[cfg(test)]
             took(0);
-            // One action and no more (a turn, or a step ahead), whatever the terrain: the
-            // search's lists worked out directly, in its order. It would take the unit from
-            // its square facing as it does: an attack on the square in front, standing; then
-            // each other facing, in order; then the square ahead, when it may enter it, an end
-            // when empty. (Attacks and turns only while its square is its own: a unit gone
-            // from the board may have left it to another.)
-            let ahead = nbr[start][usize::from(start_facing)];
-            let facing = unit.facing;
-            let free = occ[start] == u || occ[start] == EMPTY;
-            if want_attacks && free && ahead != NO_CELL && target(occ[usize::from(ahead)]) {
-                out.attacks.push((unit.pos, facing, occ[usize::from(ahead)]));
-                if first {
-                    return;
-                }
-            }
-            for f in GridFacing::ALL {
-                if free && f != facing {
-                    out.ends.push((unit.pos, f));
-                    if first {
-                        return;
-                    }
-                }
-            }
-            let mut stepped = 1u128 << (start & 127);
-            if ahead != NO_CELL {
-                let q = usize::from(ahead);
-                if terrain[q] != CellTerrain::River && passable(occ[q]) {
-                    stepped |= 1 << (q & 127);
-                    if occ[q] == EMPTY {
-                        out.ends.push((pos[q], facing));
-                        if first {
-                            return;
-                        }
-                    }
-                }
-            }
-            out.stepped = stepped_bits(stepped);
+            let _ = one_action(&w, out);
             return;
         }
         if !*long_way && turn_cost == step && (1..=85).contains(&step) && hi < 3 * step {
@@ -567,7 +569,7 @@ impl Othw {
         queue.clear();
         // The squares stood on (by index modulo 128: kept only on boards of up to 128 cells).
         let mut stepped = 0u128;
-        let start_touched = restricted(start);
+        let start_touched = w.restricted(start);
         if turn_cost == 0 {
             // Free turns: the facing never limits where the unit can go, so search squares
             // only and offer every facing at each square reached.
@@ -618,10 +620,10 @@ impl Othw {
                     }
                     let q = usize::from(q);
                     let v = occ[q];
-                    if want_attacks && free_here && target(v) {
-                        let t2 = t || restricted(q);
+                    if want_attacks && free_here && w.target(v) {
+                        let t2 = t || w.restricted(q);
                         let standing = i == start && c == 0;
-                        if (standing || spend(c, step, budget(t2)).is_some())
+                        if (standing || spend(c, step, w.budget(t2)).is_some())
                             && !out.attacks.iter().any(|&(a, b, _)| a == p && b == facing)
                         {
                             out.attacks.push((p, facing, v));
@@ -630,11 +632,11 @@ impl Othw {
                             }
                         }
                     }
-                    if terrain[q] == CellTerrain::River || !passable(v) {
+                    if terrain[q] == CellTerrain::River || !w.passable(v) {
                         continue;
                     }
-                    let nt = t || restricted(q);
-                    if let Some(nc) = spend(c, step, budget(nt))
+                    let nt = t || w.restricted(q);
+                    if let Some(nc) = spend(c, step, w.budget(nt))
                         && get(best, q * 2 + usize::from(nt)) > nc
                     {
                         best[q * 2 + usize::from(nt)] = mark | u32::from(nc);
@@ -642,7 +644,7 @@ impl Othw {
                     }
                 }
             }
-            out.stepped = stepped_bits(stepped);
+            out.stepped = stepped_bits(cells, stepped);
             return;
         }
         cost[(start * 4 + usize::from(start_facing)) * 2 + usize::from(start_touched)] = mark;
@@ -672,12 +674,12 @@ impl Othw {
             }
             let ahead = nbr[i][f];
             // Attacks from here.
-            if want_attacks && free_here && ahead != NO_CELL && target(occ[usize::from(ahead)]) {
+            if want_attacks && free_here && ahead != NO_CELL && w.target(occ[usize::from(ahead)]) {
                 let q = usize::from(ahead);
-                let t2 = t || restricted(q);
+                let t2 = t || w.restricted(q);
                 let standing = i == start && c == 0;
                 let p = pos[i];
-                if (standing || spend(c, step, budget(t2)).is_some())
+                if (standing || spend(c, step, w.budget(t2)).is_some())
                     && !out.attacks.iter().any(|&(a, b, _)| a == p && b == facing)
                 {
                     out.attacks.push((p, facing, occ[q]));
@@ -687,7 +689,7 @@ impl Othw {
                 }
             }
             // Turns.
-            if !turned && let Some(nc) = spend(c, turn_cost, budget(t)) {
+            if !turned && let Some(nc) = spend(c, turn_cost, w.budget(t)) {
                 for nf in 0..4 {
                     let nk = (i * 4 + nf) * 2 + usize::from(t);
                     if nf != f && get(cost, nk) > nc {
@@ -701,18 +703,18 @@ impl Othw {
                 continue;
             }
             let q = usize::from(ahead);
-            if terrain[q] == CellTerrain::River || !passable(occ[q]) {
+            if terrain[q] == CellTerrain::River || !w.passable(occ[q]) {
                 continue;
             }
-            let nt = t || restricted(q);
-            let Some(nc) = spend(c, step, budget(nt)) else { continue };
+            let nt = t || w.restricted(q);
+            let Some(nc) = spend(c, step, w.budget(nt)) else { continue };
             let nk = (q * 4 + f) * 2 + usize::from(nt);
             if get(cost, nk) > nc {
                 cost[nk] = mark | u32::from(nc);
                 queue.push((q as u16, f as u8, nt, nc));
             }
         }
-        out.stepped = stepped_bits(stepped);
+        out.stepped = stepped_bits(cells, stepped);
     }
 
     /// Why a group move is illegal, or `None` when it is legal (OTHW-MOV-06, MOV-07, MOV-11).
@@ -1220,16 +1222,10 @@ mod tests {
             Special::LooseOrder.bit(),
             Special::Interpenetration.bit(),
         ];
-        let scenarios = [
-            include_str!("../../../scenarios/othw/open_field.toml"),
-            include_str!("../../../scenarios/othw/river_ford.toml"),
-            include_str!("../../../scenarios/othw/hills_woods.toml"),
-            include_str!("../../../scenarios/othw/generic.toml"),
-        ];
         let mut scratch = Scratch::default();
         let mut seen = Seen::default();
         let mut states = 0usize;
-        for (k, text) in scenarios.into_iter().enumerate() {
+        for (k, text) in crate::READY_SCENARIOS.into_iter().enumerate() {
             let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("loads");
             for seed in 1..=6 {
                 let mut dice = SeededDice::new(seed * 10 + k as u64);

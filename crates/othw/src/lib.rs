@@ -23,6 +23,16 @@ pub mod search;
 pub mod state;
 pub mod view;
 
+/// The ready scenarios' texts (woods, fords, the river, hills among them), for the unit tests
+/// that play through battles.
+#[cfg(test)]
+pub(crate) const READY_SCENARIOS: [&str; 4] = [
+    include_str!("../../../scenarios/othw/open_field.toml"),
+    include_str!("../../../scenarios/othw/river_ford.toml"),
+    include_str!("../../../scenarios/othw/hills_woods.toml"),
+    include_str!("../../../scenarios/othw/generic.toml"),
+];
+
 pub use data::Data;
 pub use scenario::Scenario;
 pub use state::{Command, Event, Orders, State, Unit, UnitId};
