@@ -64,8 +64,9 @@
 //!   worth at most its approach term, the facing and two supports, so a unit whose every
 //!   reachable square falls short of the least gain is not even searched, and within a plan
 //!   the squares that cannot beat the best so far are not valued.
-//! - **Values are worked out a square at a time** for all four facings, with the terms in a
-//!   fixed order so that a value is the same to the last bit however it is reached.
+//! - **Values are worked out a square at a time** for all four facings (next to ready
+//!   enemies, each enemy's odds looked up once for each aspect it could attack at), with the
+//!   terms in a fixed order so that a value is the same to the last bit however it is reached.
 //! - **The exact odds are computed once per pairing** and looked up by small numbers: a
 //!   fighter (a unit's numbers, terrain and general) gets a number the first time it is met.
 //! - The maps (distance to the nearest enemy, enemies that could reach each cell) are kept
@@ -830,13 +831,9 @@ fn terms(w: &Weights) -> Terms {
     })
 }
 
-/// One cell as valued for the current unit: the value for each facing before the adjacent
-/// enemies' attack odds, and those enemies (ready ones, by direction).
+/// One cell as valued for the current unit: the value for each facing.
 #[derive(Clone, Copy, Debug, Default)]
-struct CellValue {
-    base: [f64; 4],
-    ready: [Option<UnitId>; 4],
-}
+struct CellValue([f64; 4]);
 
 /// What the position value needs of a decision: the weights, the maps, the board tables, the
 /// rules and the state.
@@ -891,8 +888,9 @@ impl Valuer {
         self.approach = cx.w.approach * keenness(x);
     }
 
-    /// Cell `i` valued for the current unit (its distance to the enemy is known).
-    fn cell(&mut self, cx: &Cx, i: usize, d: u8) -> CellValue {
+    /// Cell `i` valued for the current unit (its distance to the enemy is known), for all
+    /// four facings.
+    fn cell(&mut self, cx: &Cx, odds: &mut OddsStore, i: usize, d: u8) -> CellValue {
         let kept = &self.cells[i];
         if kept.0 == self.stamp {
             return kept.1;
@@ -937,7 +935,10 @@ impl Valuer {
                 base[f] += w.facing;
             }
         }
-        let c = CellValue { base, ready };
+        if ready != [None; 4] {
+            self.next_to_ready(cx, odds, i, &mut base, &ready);
+        }
+        let c = CellValue(base);
         self.cells[i] = (self.stamp, c);
         c
     }
@@ -952,79 +953,69 @@ impl Valuer {
         s
     }
 
-    /// The position value of the current unit on cell `i` facing `facing` (the module
-    /// documentation lists the terms). The terms are added in a fixed order (the neighbours
-    /// clockwise from the north, then the facing, then the adjacent enemies' odds), so that
-    /// the same position always has the same value to the last bit.
     /// Cell `i` for the current unit, or the value 0 everywhere when there is no enemy.
     #[inline]
-    fn cell_value(&mut self, cx: &Cx, i: usize) -> CellValue {
+    fn cell_value(&mut self, cx: &Cx, odds: &mut OddsStore, i: usize) -> CellValue {
         match cx.maps.dist[i] {
             u8::MAX => CellValue::default(),
-            d => self.cell(cx, i, d),
+            d => self.cell(cx, odds, i, d),
         }
     }
 
-    /// [`Valuer::value`] of cell `i` from its [`Valuer::cell_value`].
-    #[inline]
-    fn value_of(
-        &mut self,
-        cx: &Cx,
-        odds: &mut OddsStore,
-        i: usize,
-        c: &CellValue,
-        facing: GridFacing,
-    ) -> f64 {
-        if c.ready == [None; 4] {
-            return c.base[facing as usize];
-        }
-        self.value_at(cx, odds, i, c, facing)
-    }
-
+    /// The position value of the current unit on cell `i` facing `facing` (the module
+    /// documentation lists the terms).
     #[inline]
     fn value(&mut self, cx: &Cx, odds: &mut OddsStore, i: usize, facing: GridFacing) -> f64 {
-        let c = self.cell_value(cx, i);
-        self.value_of(cx, odds, i, &c, facing)
+        self.cell_value(cx, odds, i).0[facing as usize]
     }
 
-    /// [`Valuer::value`] next to a ready enemy: its attack odds and the unit's.
+    /// Adds to the values `base` of cell `i` (one a facing) the terms of the ready enemies
+    /// next to it (`ready`, by direction): their attack odds and the unit's. The terms are
+    /// added in a fixed order (the neighbours clockwise from the north, then the facing, then
+    /// the adjacent enemies' odds), so that the same position always has the same value to
+    /// the last bit.
     #[inline(never)]
-    fn value_at(
+    fn next_to_ready(
         &mut self,
         cx: &Cx,
         odds: &mut OddsStore,
         i: usize,
-        c: &CellValue,
-        facing: GridFacing,
-    ) -> f64 {
-        let fk = facing as usize;
-        let mut s = c.base[fk];
+        base: &mut [f64; 4],
+        ready: &[Option<UnitId>; 4],
+    ) {
         let w = cx.w;
         let here = cx.tables.terrain[i];
+        let (st, r, u) = (cx.st, cx.r, self.u);
+        // Enemy by enemy (each facing's terms still come in the same order).
         for (k, f) in GridFacing::ALL.into_iter().enumerate() {
-            let Some(v) = c.ready[k] else { continue };
-            let (st, r, u) = (cx.st, cx.r, self.u);
+            let Some(v) = ready[k] else { continue };
             let e = &st.units[v as usize];
             let there = cx.tables.terrain[usize::from(cx.tables.index(e.pos))];
-            // The enemy turns to face `i` and attacks; seen from `u` it comes from `f`.
-            let asp = aspect(facing, f);
-            let key = u32::from(v) | u32::from(aspect_code(asp)) << 8 | (here as u32) << 12;
-            let their_score = self.score(key, || {
-                let theirs = odds.get(r, st, (v, there), (u, here), asp, false);
-                2.0 * theirs.foe_breaks + theirs.win - theirs.lose
-            });
-            s -= w.danger * their_score.max(0.0);
-            if k == fk {
-                let key = u32::from(v) | (k as u32) << 8 | (here as u32) << 12 | 1 << 16;
-                let my_score = self.score(key, || {
-                    let asp = aspect(e.facing, f.reversed());
-                    let mine = odds.get(r, st, (u, here), (v, there), asp, false);
-                    2.0 * mine.foe_breaks + mine.win - mine.lose
+            // Their score by the aspect it attacks at (front, flank, rear), once looked up.
+            let mut theirs = [None; 3];
+            for (fk, facing) in GridFacing::ALL.into_iter().enumerate() {
+                // The enemy turns to face `i` and attacks; seen from `u` it comes from `f`.
+                let asp = aspect(facing, f);
+                let code = aspect_code(asp);
+                let their_score = *theirs[usize::from(code)].get_or_insert_with(|| {
+                    let key = u32::from(v) | u32::from(code) << 8 | (here as u32) << 12;
+                    self.score(key, || {
+                        let theirs = odds.get(r, st, (v, there), (u, here), asp, false);
+                        2.0 * theirs.foe_breaks + theirs.win - theirs.lose
+                    })
                 });
-                s += w.threat * my_score.max(0.0);
+                base[fk] -= w.danger * their_score.max(0.0);
+                if k == fk {
+                    let key = u32::from(v) | (k as u32) << 8 | (here as u32) << 12 | 1 << 16;
+                    let my_score = self.score(key, || {
+                        let asp = aspect(e.facing, f.reversed());
+                        let mine = odds.get(r, st, (u, here), (v, there), asp, false);
+                        2.0 * mine.foe_breaks + mine.win - mine.lose
+                    });
+                    base[fk] += w.threat * my_score.max(0.0);
+                }
             }
         }
-        s
     }
 }
 
@@ -1344,11 +1335,11 @@ fn plan(
             {
                 None
             } else {
-                Some(valuer.cell_value(cx, i))
+                Some(valuer.cell_value(cx, work.odds, i))
             };
         }
         let Some(c) = &cell else { continue };
-        let gain = valuer.value_of(cx, work.odds, i, c, facing) - here;
+        let gain = c.0[facing as usize] - here;
         if gain > min && beats(&mine, gain) {
             mine = Some((Command::Move { unit: u, to, facing }, gain));
         }
