@@ -72,16 +72,14 @@
 //! - The maps (distance to the nearest enemy, enemies that could reach each cell) are kept
 //!   while the enemy's units stay as they were.
 
-mod cells;
-
 use crate::Othw;
+use crate::cells::{self, Cells};
 use crate::combat::{Aspect, aspect};
 use crate::data::UnitType;
 use crate::duel::{DuelGeneral, Fighter};
 use crate::legal::{NO_CELL, Reach, Scratch, Tables};
 use crate::state::{Board, Command, EMPTY, Orders, State, Status, Unit, UnitId, flags};
 use bots::{Bot, BotError};
-use cells::Cells;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tabletop::SeededDice;
@@ -1320,6 +1318,16 @@ fn plan(
     // The ends come square by square (each square's facings together): a square is bounded
     // and looked up once. (Once a square cannot win it never can: the best only grows.)
     let cols = cx.tables.cols;
+    // Square `i`'s value, or none when it cannot beat the best so far.
+    let mut square = |i: usize, mine: &Option<(Command, f64)>| {
+        let d = cx.maps.dist[i];
+        let floor = mine.as_ref().map_or(min, |m| min.max(m.1));
+        if d != u8::MAX && d >= 2 && ceiling - approach * f64::from(d) - here < floor - 1e-9 {
+            None
+        } else {
+            Some(valuer.cell_value(cx, work.odds, i))
+        }
+    };
     // The square of the last end (its index, `usize::MAX` before the first) and its value,
     // or none when it cannot win.
     let (mut last, mut cell): (usize, Option<CellValue>) = (usize::MAX, None);
@@ -1327,21 +1335,26 @@ fn plan(
         let i = (to.row * cols + to.col) as usize;
         if i != last {
             last = i;
-            let d = cx.maps.dist[i];
-            let floor = mine.as_ref().map_or(min, |m| min.max(m.1));
-            cell = if d != u8::MAX
-                && d >= 2
-                && ceiling - approach * f64::from(d) - here < floor - 1e-9
-            {
-                None
-            } else {
-                Some(valuer.cell_value(cx, work.odds, i))
-            };
+            cell = square(i, &mine);
         }
         let Some(c) = &cell else { continue };
         let gain = c.0[facing as usize] - here;
         if gain > min && beats(&mine, gain) {
             mine = Some((Command::Move { unit: u, to, facing }, gain));
+        }
+    }
+    // Then the squares where it may end facing any way.
+    let mut b = kept.reach.squares;
+    while b != 0 {
+        let i = b.trailing_zeros() as usize;
+        b &= b - 1;
+        let Some(c) = square(i, &mine) else { continue };
+        for facing in GridFacing::ALL {
+            let gain = c.0[facing as usize] - here;
+            if gain > min && beats(&mine, gain) {
+                let to = cx.tables.pos[i];
+                mine = Some((Command::Move { unit: u, to, facing }, gain));
+            }
         }
     }
     mine

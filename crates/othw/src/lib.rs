@@ -11,6 +11,7 @@
 //! cites its OTHW rule ID; `docs/rulings/othw.md` records the interpretations.
 
 pub mod bot;
+mod cells;
 pub mod combat;
 pub mod controls;
 pub mod data;

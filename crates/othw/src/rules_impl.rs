@@ -142,7 +142,7 @@ impl Othw {
                     ));
                 }
                 let reach = self.reach(st, *unit, false);
-                if reach.ends.contains(&(*to, *facing)) {
+                if reach.has_end(*to, *facing) {
                     return Ok(());
                 }
                 let (rule, why) = if !st.board.grid.in_bounds(*to) {

@@ -1,11 +1,12 @@
 //! Sets of cells as bits, on boards of at most 128 cells: a bit a cell, in index order (row by
 //! row from the south-west corner).
 
+use crate::state::EMPTY;
 use tabletop::grid::CellPos;
 
 /// The shape of a board of at most 128 cells, for sets of its cells as bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Cells {
+pub(crate) struct Cells {
     /// Columns and rows.
     pub cols: i32,
     pub rows: i32,
@@ -79,8 +80,25 @@ fn nonzero_bytes(x: u64) -> u64 {
     (t & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
 }
 
+/// The positions of `cells` that are not `EMPTY` (at most 128), as bits.
+pub(crate) fn held(cells: &[u8]) -> u128 {
+    debug_assert!(cells.len() <= 128, "a cell map of a small board");
+    let words = cells.chunks_exact(8);
+    let tail = words.remainder();
+    let mut bits = 0u128;
+    for (k, w) in words.enumerate() {
+        let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
+        bits |= u128::from(nonzero_bytes(!w)) << (8 * k);
+    }
+    let start = cells.len() - tail.len();
+    for (j, &x) in tail.iter().enumerate() {
+        bits |= u128::from(x != EMPTY) << (start + j);
+    }
+    bits
+}
+
 /// The positions where `a` and `b` differ, as bits (both of the same length, at most 128).
-pub(super) fn differing(a: &[u8], b: &[u8]) -> u128 {
+pub(crate) fn differing(a: &[u8], b: &[u8]) -> u128 {
     debug_assert!(a.len() == b.len() && a.len() <= 128, "cell maps of one board");
     let word = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("eight bytes"));
     let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
@@ -126,5 +144,16 @@ mod tests {
         assert_eq!(differing(&a, &b), at.iter().fold(0u128, |m, &i| m | 1 << i));
         assert_eq!(nonzero_bytes(u64::MAX), 0xff);
         assert_eq!(nonzero_bytes(0x8000_0000_0000_0001), 0x81);
+    }
+
+    #[test]
+    fn held_cells_by_position() {
+        let mut occ = vec![EMPTY; 100];
+        assert_eq!(held(&occ), 0);
+        let at = [0, 7, 8, 9, 63, 64, 98, 99];
+        for (k, &i) in at.iter().enumerate() {
+            occ[i] = k as u8;
+        }
+        assert_eq!(held(&occ), at.iter().fold(0u128, |m, &i| m | 1 << i));
     }
 }
