@@ -42,8 +42,10 @@
 //!    others' are done (or the phase is over): the rest of the army acts first and the general
 //!    acts, rerolls and rallies where the fighting is.
 //!
-//! Ties go to the first candidate in unit order; the bot draws nothing from its generator, so it
-//! is deterministic.
+//! Ties go to the first candidate in unit order, and within a unit to its attacks before its
+//! moves, each in the move search's order (for a unit that turns for free, the other facings
+//! on its own square, then the squares by index, each square's facings clockwise from the
+//! north). The bot draws nothing from its generator, so it is deterministic.
 //!
 //! # How it is quick
 //!

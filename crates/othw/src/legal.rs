@@ -18,9 +18,10 @@ pub struct Reach {
     /// `squares`.
     pub ends: Vec<(CellPos, GridFacing)>,
     /// Squares it may end a move on facing any way (a unit that turns for free), as bits by
-    /// cell index on a board of at most 128 cells `cols` wide. [`Reach::each_end`] gives them
-    /// after `ends`, square by square in index order, each square's facings in order.
+    /// cell index on a board of at most 128 cells. [`Reach::each_end`] gives them after
+    /// `ends`, square by square in index order, each square's facings in order.
     pub squares: u128,
+    /// The board's width in cells, for `squares`.
     pub cols: i32,
     /// Squares and facings from which it may fight the unit in front (standing or charging),
     /// with that unit.
