@@ -34,24 +34,24 @@ pub struct Reach {
 impl Reach {
     /// Every square and facing it may end a move on: `ends`, then those of `squares`.
     pub fn each_end(&self) -> impl Iterator<Item = (CellPos, GridFacing)> + '_ {
-        let cols = self.cols.max(1);
-        let squares = std::iter::successors(Some(self.squares), |b| Some(b & (b - 1)))
-            .take_while(|&b| b != 0)
-            .map(move |b| {
+        let (cols, mut b) = (self.cols.max(1), self.squares);
+        let squares = std::iter::from_fn(move || {
+            (b != 0).then(|| {
                 let i = b.trailing_zeros() as i32;
+                b &= b - 1;
                 CellPos::new(i % cols, i / cols)
-            });
+            })
+        });
         let all = squares.flat_map(|p| GridFacing::ALL.map(|f| (p, f)));
         self.ends.iter().copied().chain(all)
     }
 
     /// True when it may end a move on `to` facing `facing`.
     pub fn has_end(&self, to: CellPos, facing: GridFacing) -> bool {
-        let i = to.row * self.cols + to.col;
-        let on_squares = to.col >= 0
-            && to.col < self.cols
-            && (0..128).contains(&i)
-            && self.squares >> i & 1 != 0;
+        // (Any square a command names, on the board or not.)
+        let i = i64::from(to.row) * i64::from(self.cols) + i64::from(to.col);
+        let on_squares =
+            (0..self.cols).contains(&to.col) && (0..128).contains(&i) && self.squares >> i & 1 != 0;
         on_squares || self.ends.contains(&(to, facing))
     }
 }

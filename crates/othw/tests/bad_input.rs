@@ -165,6 +165,23 @@ fn illegal_commands_are_refused_with_their_rule_and_change_nothing() {
             "OTHW-SEQ-03",
         ),
         (Actor::Side(Side::Red), Command::Move { unit: 2, to: at(3, 3), facing: N }, "OTHW-MOV-02"),
+        // Squares far off the board, for a unit that turns for free (whose ends are kept as
+        // bits) and for one that does not.
+        (
+            Actor::Side(Side::Red),
+            Command::Move { unit: 0, to: at(i32::MAX, i32::MAX), facing: N },
+            "OTHW-MOV-12",
+        ),
+        (
+            Actor::Side(Side::Red),
+            Command::Move { unit: 0, to: at(1, -3), facing: N },
+            "OTHW-MOV-12",
+        ),
+        (
+            Actor::Side(Side::Red),
+            Command::Move { unit: 2, to: at(i32::MIN, i32::MAX), facing: N },
+            "OTHW-MOV-12",
+        ),
         (Actor::Side(Side::Red), Command::Move { unit: 2, to: at(4, 1), facing: N }, "OTHW-MOV-05"),
         (
             Actor::Side(Side::Red),
