@@ -82,19 +82,8 @@ fn nonzero_bytes(x: u64) -> u64 {
 
 /// The positions of `cells` that are not `EMPTY` (at most 128), as bits.
 pub(crate) fn held(cells: &[u8]) -> u128 {
-    debug_assert!(cells.len() <= 128, "a cell map of a small board");
-    let words = cells.chunks_exact(8);
-    let tail = words.remainder();
-    let mut bits = 0u128;
-    for (k, w) in words.enumerate() {
-        let w = u64::from_le_bytes(w.try_into().expect("eight bytes"));
-        bits |= u128::from(nonzero_bytes(!w)) << (8 * k);
-    }
-    let start = cells.len() - tail.len();
-    for (j, &x) in tail.iter().enumerate() {
-        bits |= u128::from(x != EMPTY) << (start + j);
-    }
-    bits
+    const NONE: [u8; 128] = [EMPTY; 128];
+    differing(cells, &NONE[..cells.len().min(128)])
 }
 
 /// The positions where `a` and `b` differ, as bits (both of the same length, at most 128).
