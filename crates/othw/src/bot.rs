@@ -406,8 +406,6 @@ struct Maps {
     /// the river, else by how many ready enemies could reach it next phase (none, one, or two
     /// or more).
     open: Vec<u8>,
-    /// The cells on the river of the board the maps were last made on (as bits).
-    river: Option<(Arc<Board>, u128)>,
     /// What the maps were made from: the side, the board, and each enemy's square, standing
     /// and moves.
     made_for: Option<(Side, Arc<Board>, Vec<u128>)>,
@@ -434,14 +432,15 @@ fn map_key(e: &Unit) -> u128 {
 }
 
 impl Maps {
-    /// Fills the maps for `side` (unless they already are).
-    fn fill(&mut self, st: &State, side: Side) {
-        self.fill_with(st, side, true);
+    /// Fills the maps for `side` (unless they already are); `tables` describe the state's
+    /// board.
+    fn fill(&mut self, st: &State, side: Side, tables: &Tables) {
+        self.fill_with(st, side, tables, true);
     }
 
     /// [`Maps::fill`], on bitboards when `bits` and the board has at most 128 cells, else
     /// cell by cell (the same maps).
-    fn fill_with(&mut self, st: &State, side: Side, bits: bool) {
+    fn fill_with(&mut self, st: &State, side: Side, tables: &Tables, bits: bool) {
         let g = &st.board.grid;
         self.now.clear();
         self.now.extend(st.units.iter().filter(|e| e.side != side).map(map_key));
@@ -467,17 +466,14 @@ impl Maps {
         // The board is kept, so that its address identifies it while the maps stand.
         self.made_for = Some((side, st.board.clone(), list));
         self.generation += 1;
-        if bits && n == (cols * rows) as usize {
-            let same = self.cells.filter(|c| (c.cols, c.rows) == (cols, rows));
-            if let Some(c) = same.or_else(|| Cells::new(cols, rows)) {
-                if same.is_none() {
-                    self.diamonds.clear();
-                    self.diamonds.resize(n * DIAMONDS as usize, 0);
-                }
-                self.cells = Some(c);
-                self.fill_bits(st, side, c);
-                return;
+        if bits && let Some(c) = tables.shape {
+            if self.cells != Some(c) {
+                self.diamonds.clear();
+                self.diamonds.resize(n * DIAMONDS as usize, 0);
             }
+            self.cells = Some(c);
+            self.fill_bits(st, side, c, tables.river);
+            return;
         }
         self.cells = None;
         // Per cell: how many enemies could reach it, counted in `open` and then turned into
@@ -527,10 +523,10 @@ impl Maps {
     }
 
     /// [`Maps::fill`]'s work on a board of at most 128 cells, on bitboards (a bit a cell, in
-    /// index order): the same maps, without walking every cell for every enemy.
-    fn fill_bits(&mut self, st: &State, side: Side, shape: Cells) {
+    /// index order): the same maps, without walking every cell for every enemy (`river` holds
+    /// the river's cells, from the board tables).
+    fn fill_bits(&mut self, st: &State, side: Side, shape: Cells, river: u128) {
         let Cells { cols, rows, full, .. } = shape;
-        let n = (cols * rows) as usize;
         let mut sources = 0u128;
         // Cells that one enemy, and two or more, could reach.
         let (mut one, mut two) = (0u128, 0u128);
@@ -580,19 +576,6 @@ impl Maps {
                     out[base + b.trailing_zeros() as usize] = v;
                     b &= b - 1;
                 }
-            }
-        };
-        let river = match &self.river {
-            Some((b, river)) if Arc::ptr_eq(b, &st.board) => *river,
-            _ => {
-                let mut river = 0u128;
-                for (i, c) in st.board.grid.cells.iter().enumerate().take(n) {
-                    if c.terrain == CellTerrain::River {
-                        river |= 1 << i;
-                    }
-                }
-                self.river = Some((st.board.clone(), river));
-                river
             }
         };
         set(&mut self.open, one, Kind::Open1 as u8);
@@ -1072,7 +1055,7 @@ impl Scripted {
         if !self.tables.sync(&st.board) || st.occ.len() != self.tables.nbr.len() {
             return f64::NEG_INFINITY;
         }
-        self.maps.fill(st, st.units[u as usize].side);
+        self.maps.fill(st, st.units[u as usize].side, &self.tables);
         self.odds.begin();
         self.valuer.begin(&self.weights);
         let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
@@ -1092,7 +1075,7 @@ impl Scripted {
         if !self.tables.sync(&st.board) || st.occ.len() != self.tables.nbr.len() {
             return Some((Command::EndPhase, 0.0));
         }
-        self.maps.fill(st, side);
+        self.maps.fill(st, side, &self.tables);
         self.memory.refresh(r, st, side, &self.maps, &self.weights);
         self.odds.begin();
         self.valuer.begin(&self.weights);
@@ -1660,10 +1643,12 @@ mod tests {
                 let mut bots = [Scripted::new(), Scripted::new()];
                 let mut checked = 0;
                 while st.outcome.is_none() && checked < 400 {
+                    let mut tables = Tables::default();
+                    assert!(tables.sync(&st.board), "{name}: board tables");
                     for side in Side::BOTH {
                         let (mut a, mut b) = (Maps::default(), Maps::default());
-                        a.fill_with(&st, side, true);
-                        b.fill_with(&st, side, false);
+                        a.fill_with(&st, side, &tables, true);
+                        b.fill_with(&st, side, &tables, false);
                         assert_eq!(a.dist, b.dist, "{name}, seed {seed}: distances");
                         assert_eq!(a.open, b.open, "{name}, seed {seed}: open squares");
                     }
