@@ -1633,10 +1633,8 @@ mod tests {
     #[test]
     fn bitboard_maps_are_the_cell_maps() {
         let r = Othw::new();
-        for name in ["open_field.toml", "river_ford.toml", "hills_woods.toml", "generic.toml"] {
-            let path = format!("{}/../../scenarios/othw/{name}", env!("CARGO_MANIFEST_DIR"));
-            let text = std::fs::read_to_string(&path).expect("the scenario");
-            let sc = r.load_scenario(&tabletop::Source::new(path, text)).expect("it loads");
+        for (k, text) in crate::READY_SCENARIOS.into_iter().enumerate() {
+            let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("it loads");
             for seed in 1..=3 {
                 let mut dice = SeededDice::new(seed);
                 let (mut st, _) = r.setup(&sc, &mut dice);
@@ -1644,13 +1642,13 @@ mod tests {
                 let mut checked = 0;
                 while st.outcome.is_none() && checked < 400 {
                     let mut tables = Tables::default();
-                    assert!(tables.sync(&st.board), "{name}: board tables");
+                    assert!(tables.sync(&st.board), "scenario {k}: board tables");
                     for side in Side::BOTH {
                         let (mut a, mut b) = (Maps::default(), Maps::default());
                         a.fill_with(&st, side, &tables, true);
                         b.fill_with(&st, side, &tables, false);
-                        assert_eq!(a.dist, b.dist, "{name}, seed {seed}: distances");
-                        assert_eq!(a.open, b.open, "{name}, seed {seed}: open squares");
+                        assert_eq!(a.dist, b.dist, "scenario {k}, seed {seed}: distances");
+                        assert_eq!(a.open, b.open, "scenario {k}, seed {seed}: open squares");
                     }
                     checked += 1;
                     let side = st.phasing;
@@ -1659,7 +1657,7 @@ mod tests {
                         r.apply(&mut st, &e);
                     }
                 }
-                assert!(checked > 20, "{name}, seed {seed}: only {checked} decisions");
+                assert!(checked > 20, "scenario {k}, seed {seed}: only {checked} decisions");
             }
         }
     }
