@@ -838,8 +838,6 @@ struct Valuer {
     /// The current unit's stamp; a cell belongs to it when its stamp is this.
     stamp: u32,
     cells: Vec<(u32, CellValue)>,
-    /// The odds scores met so far for the current unit, by a packed key.
-    scores: Vec<(u32, f64)>,
     /// The unit, its side, and its approach weight (the weight times its keenness).
     u: UnitId,
     side: Option<Side>,
@@ -864,7 +862,6 @@ impl Valuer {
             self.cells.resize(cx.tables.nbr.len(), (0, CellValue::default()));
             self.stamp = 1;
         }
-        self.scores.clear();
         let x = &cx.st.units[u as usize];
         self.u = u;
         self.side = Some(x.side);
@@ -926,16 +923,6 @@ impl Valuer {
         c
     }
 
-    /// A score of the current unit's odds, kept by `key` (`f` computes it).
-    fn score(&mut self, key: u32, f: impl FnOnce() -> f64) -> f64 {
-        if let Some(&(_, s)) = self.scores.iter().find(|e| e.0 == key) {
-            return s;
-        }
-        let s = f();
-        self.scores.push((key, s));
-        s
-    }
-
     /// Cell `i` for the current unit, or the value 0 everywhere when there is no enemy.
     #[inline]
     fn cell_value(&mut self, cx: &Cx, odds: &mut OddsStore, i: usize) -> CellValue {
@@ -981,20 +968,14 @@ impl Valuer {
                 let asp = aspect(facing, f);
                 let code = aspect_code(asp);
                 let their_score = *theirs[usize::from(code)].get_or_insert_with(|| {
-                    let key = u32::from(v) | u32::from(code) << 8 | (here as u32) << 12;
-                    self.score(key, || {
-                        let theirs = odds.get(r, st, (v, there), (u, here), asp, false);
-                        2.0 * theirs.foe_breaks + theirs.win - theirs.lose
-                    })
+                    let theirs = odds.get(r, st, (v, there), (u, here), asp, false);
+                    2.0 * theirs.foe_breaks + theirs.win - theirs.lose
                 });
                 base[fk] -= w.danger * their_score.max(0.0);
                 if k == fk {
-                    let key = u32::from(v) | (k as u32) << 8 | (here as u32) << 12 | 1 << 16;
-                    let my_score = self.score(key, || {
-                        let asp = aspect(e.facing, f.reversed());
-                        let mine = odds.get(r, st, (u, here), (v, there), asp, false);
-                        2.0 * mine.foe_breaks + mine.win - mine.lose
-                    });
+                    let asp = aspect(e.facing, f.reversed());
+                    let mine = odds.get(r, st, (u, here), (v, there), asp, false);
+                    let my_score = 2.0 * mine.foe_breaks + mine.win - mine.lose;
                     base[fk] += w.threat * my_score.max(0.0);
                 }
             }
