@@ -578,9 +578,15 @@ impl Maps {
                 }
             }
         };
-        set(&mut self.open, one, Kind::Open1 as u8);
-        set(&mut self.open, two, Kind::Open2 as u8);
-        set(&mut self.open, river, Kind::Nothing as u8);
+        // The kinds, eight cells to a word: open, plus one where one enemy could reach it and
+        // one more where two could (those are among the first), nothing on the river.
+        const ONES: u64 = 0x0101_0101_0101_0101;
+        for (j, chunk) in self.open.chunks_mut(8).enumerate() {
+            let (a, b, r) = (cells::spread(one, j), cells::spread(two, j), cells::spread(river, j));
+            let open = ONES * Kind::Open0 as u64 + a + b;
+            let w = open & !(r * 0xff) | r * Kind::Nothing as u64;
+            chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);
+        }
         if !any {
             return;
         }
@@ -776,6 +782,10 @@ enum Kind {
 
 /// The kinds of [`Kind`].
 const KINDS: usize = 7;
+const _: () = assert!(
+    Kind::Open1 as u8 == Kind::Open0 as u8 + 1 && Kind::Open2 as u8 == Kind::Open0 as u8 + 2,
+    "the maps count the enemies that could reach a cell up from Open0"
+);
 
 /// The terms of the position value in an array, by neighbour kind, by the neighbour's
 /// direction (in [`GridFacing::ALL`] order), by facing: what a neighbour of that kind in that

@@ -71,13 +71,38 @@ impl Cells {
 }
 
 /// The bytes of `x` that are not zero, as the low eight bits (bit `j` for byte `j`), without
-/// a branch: each byte's bits are gathered into its lowest, and a multiplication moves the
-/// eight lowest bits side by side into the top byte.
+/// a branch: a byte's top bit is set when the byte is not zero (its low seven bits plus 0x7f
+/// carry into the top bit, or the top bit was set), and a multiplication moves the eight top
+/// bits side by side into the top byte.
 fn nonzero_bytes(x: u64) -> u64 {
-    let mut t = x | x >> 4;
-    t |= t >> 2;
-    t |= t >> 1;
-    (t & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let top = ((x & LOW).wrapping_add(LOW) | x) & !LOW;
+    (top >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Byte `j` of each entry is 1 when bit `j` of the entry's index is set (`SPREAD[0b101]` is
+/// `0x01_00_01`).
+const SPREAD: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut j = 0;
+        while j < 8 {
+            if i >> j & 1 == 1 {
+                t[i] |= 1 << (8 * j);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Bits `8·j` to `8·j + 7` of `bits` as the bytes of a word: 1 in byte `k` when bit `8·j + k`
+/// is set, else 0 (eight cells of a per-cell map at once).
+#[inline]
+pub(crate) fn spread(bits: u128, j: usize) -> u64 {
+    SPREAD[(bits >> (8 * j) & 0xff) as usize]
 }
 
 /// The positions of `cells` that are not `EMPTY` (at most 128), as bits.
@@ -92,10 +117,12 @@ pub(crate) fn differing(a: &[u8], b: &[u8]) -> u128 {
     let word = |s: &[u8]| u64::from_le_bytes(s.try_into().expect("eight bytes"));
     let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
     let (ta, tb) = (wa.remainder(), wb.remainder());
-    let mut bits = 0u128;
+    // The two halves of the result, each made with shifts of a word.
+    let mut half = [0u64; 2];
     for (k, (x, y)) in wa.zip(wb).enumerate() {
-        bits |= u128::from(nonzero_bytes(word(x) ^ word(y))) << (8 * k);
+        half[k / 8] |= nonzero_bytes(word(x) ^ word(y)) << (8 * (k % 8));
     }
+    let mut bits = u128::from(half[0]) | u128::from(half[1]) << 64;
     let start = a.len() - ta.len();
     for (j, (x, y)) in ta.iter().zip(tb).enumerate() {
         bits |= u128::from(x != y) << (start + j);
@@ -133,6 +160,16 @@ mod tests {
         assert_eq!(differing(&a, &b), at.iter().fold(0u128, |m, &i| m | 1 << i));
         assert_eq!(nonzero_bytes(u64::MAX), 0xff);
         assert_eq!(nonzero_bytes(0x8000_0000_0000_0001), 0x81);
+        assert_eq!(nonzero_bytes(0x0080_ff01_0000_7f00), 0b0111_0010);
+        assert_eq!(nonzero_bytes(0), 0);
+    }
+
+    #[test]
+    fn spread_bits_to_bytes() {
+        assert_eq!(spread(0b101, 0), 0x01_00_01);
+        assert_eq!(spread(0xff << 120 | 1 << 9, 15), 0x0101_0101_0101_0101);
+        assert_eq!(spread(0xff << 120 | 1 << 9, 1), 0x01_00);
+        assert_eq!(spread(1 << 9, 0), 0);
     }
 
     #[test]
