@@ -584,7 +584,7 @@ impl Maps {
         for (j, chunk) in self.open.chunks_mut(8).enumerate() {
             let (a, b, r) = (cells::spread(one, j), cells::spread(two, j), cells::spread(river, j));
             let open = ONES * Kind::Open0 as u64 + a + b;
-            let w = open & !(r * 0xff) | r * Kind::Nothing as u64;
+            let w = (open & !(r * 0xff)) | (r * Kind::Nothing as u64);
             chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);
         }
         if !any {
