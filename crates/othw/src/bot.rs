@@ -201,7 +201,7 @@ impl std::hash::Hasher for Fx {
 type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 
 /// Slots of the recent pairs' table (a power of two).
-const RECENT: usize = 256;
+const RECENT: usize = 1024;
 
 /// Terrain kinds a fighter's key is kept for per unit (`CellTerrain` has eight).
 const TERRAINS: usize = 8;
@@ -309,7 +309,7 @@ impl OddsStore {
             | u64::from(fd) << 28
             | u64::from(aspect_code(aspect)) << 56
             | u64::from(gd) << 58;
-        (key, (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 56) as usize % RECENT)
+        (key, (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT.trailing_zeros())) as usize)
     }
 
     /// The odds of fighter `fa` attacking fighter `fd`.
