@@ -91,10 +91,7 @@ pub fn step<R: RuleSet>(
 ) -> Result<(), Refusal> {
     let actor = Actor::Side(side);
     rules.check(state, actor, command)?;
-    let events = rules.execute(state, actor, command, dice)?;
-    for e in &events {
-        rules.apply(state, e);
-    }
+    rules.perform(state, actor, command, dice)?;
     Ok(())
 }
 

@@ -1,7 +1,8 @@
 //! Whole scripted-against-scripted battles on the open-field scenario, straight through the
-//! rule set (execute, apply; no `Game`, no checks, no hashing), one core. Reports battles per
-//! second, commands per second and dice per second (three benchmarks over the same battles),
-//! and prints the commands and dice of the battles first.
+//! rule set (`perform`: each command carried out on the state itself; no `Game`, no checks, no
+//! hashing), one core. Reports battles per second, commands per second and dice per second
+//! (three benchmarks over the same battles), and prints the commands and dice of the battles
+//! first.
 //!
 //! Run with `cargo bench -p othw --bench battles`.
 
@@ -39,9 +40,7 @@ fn battle(seed: u64, bots: &mut [Scripted; 2]) -> (u64, u64) {
     while st.outcome.is_none() {
         let side = st.phasing;
         let (c, _) = bots[side.index()].best(r, &st, side).expect("the phasing side has a command");
-        for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
-            r.apply(&mut st, &e);
-        }
+        r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
         commands += 1;
     }
     (commands, dice.rolled)

@@ -133,9 +133,7 @@ fn battle(r: &Othw, sc: &othw::Scenario, seed: u64, first: &str, second: &str, r
             g.slowest = g.slowest.max(s);
         }
         r.check(&st, Actor::Side(side), &c).expect("bots give legal commands");
-        for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
-            r.apply(&mut st, &e);
-        }
+        r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
         g.commands += 1;
     }
     g.won = st.outcome.and_then(|o| o.winner).map(|w| w == first_side);
@@ -314,9 +312,7 @@ fn dump_states(
             let c = bots[side.index()]
                 .choose(r, &st, side, &mut rngs[side.index()])
                 .expect("a bot always has a command");
-            for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
-                r.apply(&mut st, &e);
-            }
+            r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
         }
         let score = match st.outcome.and_then(|o| o.winner) {
             Some(Side::Red) => 1.0,

@@ -57,9 +57,7 @@ fn main() {
                     let mut legal = r.legal(&st, side);
                     legal.swap_remove(pick.below(legal.len() as u32) as usize)
                 };
-                for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
-                    r.apply(&mut st, &e);
-                }
+                r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
                 commands += 1;
             }
             rolled += dice.rolled;

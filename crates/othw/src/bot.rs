@@ -1644,9 +1644,7 @@ mod tests {
                     checked += 1;
                     let side = st.phasing;
                     let c = bots[side.index()].best(&r, &st, side).expect("a command").0;
-                    for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
-                        r.apply(&mut st, &e);
-                    }
+                    r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
                 }
                 assert!(checked > 20, "scenario {k}, seed {seed}: only {checked} decisions");
             }

@@ -1220,4 +1220,43 @@ mod tests {
         });
         assert!(yes > 100 && no > 100, "both answers seen ({yes} and {no})");
     }
+
+    /// Carrying a command out on the state itself gives the events, the dice and the state
+    /// that working it out on a copy and applying its events give, for every kind of command
+    /// (moves, charges and combats, group moves, orders, the end of a phase).
+    #[test]
+    fn performing_in_place_is_executing_then_applying() {
+        let mut n = 0;
+        let mut kinds = std::collections::HashSet::new();
+        through_battles(3, |r, st| {
+            let mut legal = r.legal(st, st.phasing);
+            let stride = legal.len().div_ceil(6);
+            legal = legal.into_iter().step_by(stride).collect();
+            // Other standing orders, where the side may give them.
+            let o = st.side(st.phasing).orders;
+            let orders =
+                Command::Orders { orders: crate::state::Orders { reroll: !o.reroll, ..o } };
+            if r.check(st, Actor::Side(st.phasing), &orders).is_ok() {
+                legal.push(orders);
+            }
+            for c in &legal {
+                let seed = n;
+                let (mut d1, mut d2) = (SeededDice::new(seed), SeededDice::new(seed));
+                let actor = Actor::Side(st.phasing);
+                let events = r.execute(st, actor, c, &mut d1).expect("runs");
+                let mut applied = st.clone();
+                for e in &events {
+                    r.apply(&mut applied, e);
+                }
+                let mut performed = st.clone();
+                let got = r.perform(&mut performed, actor, c, &mut d2).expect("runs");
+                assert_eq!(got, events, "{c:?}");
+                assert!(performed == applied, "{c:?}");
+                assert!(d1 == d2, "{c:?}: the same dice drawn");
+                kinds.insert(std::mem::discriminant(c));
+                n += 1;
+            }
+        });
+        assert!(n > 1000 && kinds.len() == 5, "{n} commands of {} kinds", kinds.len());
+    }
 }

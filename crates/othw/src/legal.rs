@@ -1353,9 +1353,7 @@ mod tests {
                         let legal = r.legal(&st, side);
                         legal[pick.below(legal.len() as u32) as usize].clone()
                     };
-                    for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("runs") {
-                        r.apply(&mut st, &e);
-                    }
+                    r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("runs");
                 }
             }
         }

@@ -314,6 +314,21 @@ impl RuleSet for Othw {
         apply(state, event);
     }
 
+    /// Works the command out on the state itself: the engine applies each event as it emits
+    /// it, so the state it leaves is the state with the events applied, with no copy made.
+    fn perform(
+        &self,
+        state: &mut State,
+        _actor: Actor,
+        command: &Command,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Event>, Refusal> {
+        let side = state.phasing;
+        let mut cx = Ctx::new(self, state, dice, command);
+        cx.command(side, command);
+        Ok(cx.ev)
+    }
+
     fn view(&self, state: &State, viewer: Viewer) -> View {
         View::of(state, viewer)
     }

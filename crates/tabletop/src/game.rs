@@ -242,7 +242,7 @@ impl<R: RuleSet> Game<R> {
     pub fn submit(&mut self, actor: Actor, command: R::Command) -> Result<&[R::Event], Refusal> {
         self.rules.check(&self.state, actor, &command)?;
         let saved_dice = self.dice.clone();
-        let events = match self.rules.execute(&self.state, actor, &command, &mut self.dice) {
+        let events = match self.rules.perform(&mut self.state, actor, &command, &mut self.dice) {
             Ok(ev) => ev,
             Err(refusal) => {
                 self.dice = saved_dice;
@@ -250,9 +250,6 @@ impl<R: RuleSet> Game<R> {
             }
         };
         let rolled = self.dice != saved_dice;
-        for e in &events {
-            self.rules.apply(&mut self.state, e);
-        }
         let start = self.events.len();
         self.command_starts.push(start);
         self.events.extend(events);

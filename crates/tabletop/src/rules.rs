@@ -271,6 +271,24 @@ pub trait RuleSet: Send + Sync + 'static {
     /// Applies one event to the state. Events are facts: applying never fails.
     fn apply(&self, state: &mut Self::State, event: &Self::Event);
 
+    /// Carries out a checked command on the state itself: the events [`RuleSet::execute`]
+    /// gives, applied in order, and returned. On refusal the state is unchanged. The default
+    /// does just that; a rule set that works a command out by applying its events as it goes
+    /// may work on the state in place instead of on a copy (the result must be the same).
+    fn perform(
+        &self,
+        state: &mut Self::State,
+        actor: Actor,
+        command: &Self::Command,
+        dice: &mut dyn DiceSource,
+    ) -> Result<Vec<Self::Event>, Refusal> {
+        let events = self.execute(state, actor, command, dice)?;
+        for e in &events {
+            self.apply(state, e);
+        }
+        Ok(events)
+    }
+
     /// What `viewer` may see of the state.
     fn view(&self, state: &Self::State, viewer: Viewer) -> Self::View;
 

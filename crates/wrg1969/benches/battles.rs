@@ -1,5 +1,5 @@
 //! Whole scripted-against-scripted battles of two 800-point armies at the ford (Greek hoplites
-//! against Carthaginians), straight through the rule set (check, execute, apply; no `Game`, no
+//! against Carthaginians), straight through the rule set (check, `perform`; no `Game`, no
 //! hashing), one core. Reports battles per second, and counts commands and dice so that
 //! commands/s and dice/s follow.
 //!
@@ -31,9 +31,7 @@ fn battle(seed: u64) -> (u64, u64) {
     let mut bot = Scripted;
     while let Some(&side) = r.pending(&st).sides().first() {
         let c = bots::Bot::choose(&mut bot, r, &st, side, &mut rng).expect("a command");
-        for e in r.execute(&st, Actor::Side(side), &c, &mut dice).expect("executes") {
-            r.apply(&mut st, &e);
-        }
+        r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
         commands += 1;
     }
     (commands, dice.rolled)
