@@ -19,7 +19,7 @@ use tabletop::rules::{
 impl Othw {
     /// The starting state of a scenario and the set-up events (the roll-off, if any).
     pub fn start(&self, sc: &Scenario, dice: &mut dyn DiceSource) -> (State, Vec<Event>) {
-        let grid = sc.board.grid.clone();
+        let grid = &sc.board.grid;
         let mut occ = vec![EMPTY; grid.cells.len()];
         let mut units = Vec::with_capacity(sc.units.len());
         for (i, u) in sc.units.iter().enumerate() {
@@ -30,8 +30,8 @@ impl Othw {
             units.push(Unit {
                 id,
                 side: u.side,
-                name: Arc::from(u.name.as_str()),
-                type_name: Arc::from(u.ty.name.as_str()),
+                name: u.name.clone(),
+                type_name: u.type_name.clone(),
                 class: u.ty.class,
                 m: u.ty.m,
                 a: u.ty.a,
@@ -68,7 +68,7 @@ impl Othw {
                 })
             });
             SideState {
-                name: Arc::from(x.name.as_str()),
+                name: x.name.clone(),
                 edge: x.edge,
                 am,
                 am_start: am,
@@ -93,7 +93,7 @@ impl Othw {
         };
         let am = [sides[0].am, sides[1].am];
         let mut st = State {
-            board: Arc::new(sc.board.clone()),
+            board: sc.board.clone(),
             units,
             occ,
             sides,

@@ -41,6 +41,7 @@ use crate::Othw;
 use crate::data::{GeneralProfile, RawUnitType, UnitType, validate_unit_type};
 use crate::state::{Board, Edge};
 use serde::Deserialize;
+use std::sync::Arc;
 use tabletop::diagnostics::{Diagnostics, FieldPath, Source, TomlDoc};
 use tabletop::grid::{CellPos, CellTerrain, Grid, GridFacing};
 use tabletop::rules::Side;
@@ -57,8 +58,8 @@ pub enum First {
 /// One side of a validated scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScenarioSide {
-    /// The army's name.
-    pub name: String,
+    /// The army's name (shared with the states made from the scenario).
+    pub name: Arc<str>,
     /// Its roster.
     pub roster: String,
     /// Its own edge.
@@ -72,8 +73,10 @@ pub struct ScenarioSide {
 pub struct ScenarioUnit {
     /// Its side.
     pub side: Side,
-    /// Its name.
-    pub name: String,
+    /// Its name (shared with the states made from the scenario).
+    pub name: Arc<str>,
+    /// Its type's name (shared likewise).
+    pub type_name: Arc<str>,
     /// Its type.
     pub ty: UnitType,
     /// Where it deploys.
@@ -95,8 +98,8 @@ pub struct Scenario {
     pub turns: u16,
     /// Who moves first.
     pub first: First,
-    /// The board.
-    pub board: Board,
+    /// The board (shared with the states made from the scenario).
+    pub board: Arc<Board>,
     /// Red and blue.
     pub sides: [ScenarioSide; 2],
     /// The units.
@@ -297,7 +300,7 @@ impl Othw {
                 Side::Blue => Edge::North,
             });
             sides[s.side.index()] = Some(ScenarioSide {
-                name: s.name.clone(),
+                name: Arc::from(s.name.as_str()),
                 roster: s.roster.clone(),
                 edge,
                 general,
@@ -399,7 +402,7 @@ impl Othw {
                 .unwrap_or_else(|| side.map_or(GridFacing::North, |s| s.edge.facing().reversed()));
             let n = units.iter().filter(|x| x.side == u.side && x.ty.name == ty.name).count() + 1;
             let name = u.name.clone().unwrap_or_else(|| format!("{} {n}", ty.name));
-            if units.iter().any(|x| x.side == u.side && x.name == name) {
+            if units.iter().any(|x| x.side == u.side && *x.name == *name) {
                 p.error(
                     path.clone().key("name"),
                     format!("{} already has a unit called '{name}'", u.side),
@@ -407,7 +410,8 @@ impl Othw {
             }
             units.push(ScenarioUnit {
                 side: u.side,
-                name,
+                name: Arc::from(name),
+                type_name: Arc::from(ty.name.as_str()),
                 ty,
                 at: pos,
                 facing,
@@ -456,6 +460,7 @@ impl Othw {
         let [red, blue] = sides;
         match (red, blue, head) {
             (Some(red), Some(blue), Some(_)) if p.is_empty() => {
+                let board = Arc::new(board);
                 Ok(Scenario { name, description, turns, first, board, sides: [red, blue], units })
             }
             _ => match p.finish() {
