@@ -581,8 +581,11 @@ impl Maps {
         // The kinds, eight cells to a word: open, plus one where one enemy could reach it and
         // one more where two could (those are among the first), nothing on the river.
         const ONES: u64 = 0x0101_0101_0101_0101;
-        for (j, chunk) in self.open.chunks_mut(8).enumerate() {
-            let (a, b, r) = (cells::spread(one, j), cells::spread(two, j), cells::spread(river, j));
+        let (mut one, mut two, mut river) = (one, two, river);
+        for chunk in self.open.chunks_mut(8) {
+            let (a, b, r) =
+                (cells::spread(one as u8), cells::spread(two as u8), cells::spread(river as u8));
+            (one, two, river) = (one >> 8, two >> 8, river >> 8);
             let open = ONES * Kind::Open0 as u64 + a + b;
             let w = (open & !(r * 0xff)) | (r * Kind::Nothing as u64);
             chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);

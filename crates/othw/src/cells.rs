@@ -98,11 +98,11 @@ const SPREAD: [u64; 256] = {
     t
 };
 
-/// Bits `8·j` to `8·j + 7` of `bits` as the bytes of a word: 1 in byte `k` when bit `8·j + k`
-/// is set, else 0 (eight cells of a per-cell map at once).
+/// The bits of `byte` as the bytes of a word: 1 in byte `k` when bit `k` is set, else 0 (eight
+/// cells of a per-cell map at once).
 #[inline]
-pub(crate) fn spread(bits: u128, j: usize) -> u64 {
-    SPREAD[(bits >> (8 * j) & 0xff) as usize]
+pub(crate) fn spread(byte: u8) -> u64 {
+    SPREAD[usize::from(byte)]
 }
 
 /// The positions of `cells` that are not `EMPTY` (at most 128), as bits.
@@ -166,10 +166,10 @@ mod tests {
 
     #[test]
     fn spread_bits_to_bytes() {
-        assert_eq!(spread(0b101, 0), 0x01_00_01);
-        assert_eq!(spread(0xff << 120 | 1 << 9, 15), 0x0101_0101_0101_0101);
-        assert_eq!(spread(0xff << 120 | 1 << 9, 1), 0x01_00);
-        assert_eq!(spread(1 << 9, 0), 0);
+        assert_eq!(spread(0b101), 0x01_00_01);
+        assert_eq!(spread(0xff), 0x0101_0101_0101_0101);
+        assert_eq!(spread(0b1000_0010), 0x0100_0000_0000_0100);
+        assert_eq!(spread(0), 0);
     }
 
     #[test]
