@@ -974,6 +974,8 @@ impl Valuer {
             let Some(v) = ready[k] else { continue };
             let e = &st.units[v as usize];
             let there = cx.tables.terrain[usize::from(cx.tables.index(e.pos))];
+            // The two fighters' numbers, looked up once for the four pairings.
+            let (fv, fu) = (odds.fighter(st, v, there), odds.fighter(st, u, here));
             // Their score by the aspect it attacks at (front, flank, rear), once looked up.
             let mut theirs = [None; 3];
             for (fk, facing) in GridFacing::ALL.into_iter().enumerate() {
@@ -981,13 +983,13 @@ impl Valuer {
                 let asp = aspect(facing, f);
                 let code = aspect_code(asp);
                 let their_score = *theirs[usize::from(code)].get_or_insert_with(|| {
-                    let theirs = odds.get(r, st, (v, there), (u, here), asp, false);
+                    let theirs = odds.pair(r, fv, fu, asp, false);
                     2.0 * theirs.foe_breaks + theirs.win - theirs.lose
                 });
                 base[fk] -= w.danger * their_score.max(0.0);
                 if k == fk {
                     let asp = aspect(e.facing, f.reversed());
-                    let mine = odds.get(r, st, (u, here), (v, there), asp, false);
+                    let mine = odds.pair(r, fu, fv, asp, false);
                     let my_score = 2.0 * mine.foe_breaks + mine.win - mine.lose;
                     base[fk] += w.threat * my_score.max(0.0);
                 }
