@@ -1257,6 +1257,6 @@ mod tests {
                 n += 1;
             }
         });
-        assert!(n > 1000 && kinds.len() == 5, "{n} commands of {} kinds", kinds.len());
+        assert!(n > 1000 && kinds.len() >= 5, "{n} commands of {} kinds", kinds.len());
     }
 }
