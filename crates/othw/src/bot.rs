@@ -699,7 +699,7 @@ fn fighter(k: &FighterKey) -> Fighter {
     let [m, a, d, s, l, retreat_tests, sp] = k.stats;
     Fighter {
         ty: UnitType {
-            name: String::new(),
+            name: Arc::from(""),
             roster: String::new(),
             class: k.class,
             m,

@@ -4,6 +4,7 @@
 //! problem is reported with its file, line and column.
 
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 use tabletop::diagnostics::{Diagnostics, Problems, Source, TomlDoc};
 
 /// The embedded data files: (file name, text).
@@ -176,8 +177,8 @@ pub struct RawUnitType {
 /// A validated unit type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct UnitType {
-    /// The type's name.
-    pub name: String,
+    /// The type's name (shared with the units of this type in game states).
+    pub name: Arc<str>,
     /// The roster it comes from.
     pub roster: String,
     /// Its kind.
@@ -238,7 +239,7 @@ pub fn validate_unit_type(
         ok = false;
     }
     ok.then(|| UnitType {
-        name: raw.name.clone(),
+        name: Arc::from(raw.name.as_str()),
         roster: roster.to_string(),
         class: raw.class,
         m: raw.m,
@@ -265,7 +266,7 @@ pub struct Roster {
 impl Roster {
     /// The type called `name`.
     pub fn get(&self, name: &str) -> Option<&UnitType> {
-        self.types.iter().find(|t| t.name == name)
+        self.types.iter().find(|t| *t.name == *name)
     }
 }
 
@@ -707,7 +708,7 @@ fn read_roster(src: &Source, default_tests: u8, all: &mut Diagnostics) -> Option
     let mut types: Vec<UnitType> = Vec::new();
     for (i, r) in &raw {
         let path = tabletop::diagnostics::FieldPath::root().key("unit").index(*i);
-        if types.iter().any(|t| t.name == r.name) {
+        if types.iter().any(|t| *t.name == *r.name) {
             p.error(path.clone().key("name"), format!("'{}' is listed twice", r.name));
         }
         if let Some(t) = validate_unit_type(r, &roster_id, default_tests, &path, &mut p) {

@@ -31,7 +31,7 @@ impl Othw {
                 id,
                 side: u.side,
                 name: u.name.clone(),
-                type_name: u.type_name.clone(),
+                type_name: u.ty.name.clone(),
                 class: u.ty.class,
                 m: u.ty.m,
                 a: u.ty.a,

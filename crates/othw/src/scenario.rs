@@ -75,8 +75,6 @@ pub struct ScenarioUnit {
     pub side: Side,
     /// Its name (shared with the states made from the scenario).
     pub name: Arc<str>,
-    /// Its type's name (shared likewise).
-    pub type_name: Arc<str>,
     /// Its type.
     pub ty: UnitType,
     /// Where it deploys.
@@ -339,7 +337,7 @@ impl Othw {
         for (i, u) in &raw_units {
             let path = FieldPath::root().key("unit").index(*i);
             let side = sides[u.side.index()].as_ref();
-            let ty = custom.iter().find(|t| t.name == u.ty).cloned().or_else(|| {
+            let ty = custom.iter().find(|t| *t.name == *u.ty).cloned().or_else(|| {
                 side.and_then(|s| self.data.roster(&s.roster)).and_then(|r| r.get(&u.ty)).cloned()
             });
             let Some(ty) = ty else {
@@ -347,7 +345,7 @@ impl Othw {
                 let known = self
                     .data
                     .roster(roster)
-                    .map(|r| r.types.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", "))
+                    .map(|r| r.types.iter().map(|t| &*t.name).collect::<Vec<_>>().join(", "))
                     .unwrap_or_default();
                 p.error(
                     path.clone().key("type"),
@@ -411,7 +409,6 @@ impl Othw {
             units.push(ScenarioUnit {
                 side: u.side,
                 name: Arc::from(name),
-                type_name: Arc::from(ty.name.as_str()),
                 ty,
                 at: pos,
                 facing,
