@@ -1636,9 +1636,9 @@ mod tests {
                 let (mut st, _) = r.setup(&sc, &mut dice);
                 let mut bots = [Scripted::new(), Scripted::new()];
                 let mut checked = 0;
+                let mut tables = Tables::default();
+                assert!(tables.sync(&st.board), "scenario {k}: board tables");
                 while st.outcome.is_none() && checked < 400 {
-                    let mut tables = Tables::default();
-                    assert!(tables.sync(&st.board), "scenario {k}: board tables");
                     for side in Side::BOTH {
                         let (mut a, mut b) = (Maps::default(), Maps::default());
                         a.fill_with(&st, side, &tables, true);
