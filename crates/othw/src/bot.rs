@@ -1367,7 +1367,6 @@ fn generals(st: &State) -> Generals {
 /// The state as one side's last decision saw it.
 #[derive(Clone, Debug, Default)]
 struct Seen {
-    occ: Vec<u8>,
     looks: Vec<Look>,
     generals: Option<Generals>,
     /// The maps' generation (see `Maps::generation`), and the maps.
@@ -1405,9 +1404,9 @@ struct Kept {
 /// A unit's evaluation looks only at squares within its move and one more (where it can end,
 /// whom it can attack, and their neighbours), at the per-cell maps there, at the generals and
 /// at the weights. Before a decision the state is compared with the side's last view: a unit
-/// changed (moved, turned, hit, broken, gone) marks its old and new squares, a changed cell
-/// marks itself, and every unit whose evaluation looked at a marked square is worked out
-/// again, as is every plan that looked at a cell whose maps changed; other generals or
+/// changed (moved, turned, hit, broken, gone) marks its old and new squares (which covers
+/// every square whose occupant changed), and every unit whose evaluation looked at a marked
+/// square is worked out again, as is every plan that looked at a cell whose maps changed; other generals or
 /// orders, or new weights, redo every unit's plan.
 ///
 /// On a board of up to 128 cells what each search and plan looked at is kept to the square
@@ -1476,32 +1475,20 @@ impl Memory {
                 seen.open.clear();
             }
         }
-        // Squares whose occupant changed, or where a unit changed what a search sees of it
-        // (its square, side, standing or specials): searches and plans that looked at them
-        // are worked out again. Squares where an enemy changed otherwise (its facing or
-        // strength): plans only. A unit that changed at all is worked out again.
+        // Squares where a unit changed what a search sees of it (its square, side, standing
+        // or specials), the square it left among them: searches and plans that looked at them
+        // are worked out again. Every change of a square's occupant is such a change (the
+        // state's occupancy follows its units), so the occupancy itself is not compared.
+        // Squares where an enemy changed otherwise (its facing or strength): plans only. A
+        // unit that changed at all is worked out again.
         self.marked.clear();
         self.touched.clear();
         // The units that changed, as bits by ID.
         let mut changed = [0u64; 4];
-        let mut all = seen.occ.len() != st.occ.len() || seen.looks.len() != st.units.len();
-        // On bitboards, the squares whose occupant changed.
-        let mut occupants = 0u128;
+        let mut all = seen.looks.len() != st.units.len();
         // Whether the looks were brought up to date while compared.
         let looks_kept = !all;
         if !all {
-            // Squares whose occupant changed: on bitboards eight at a time, else one by one.
-            match cells {
-                Some(_) => occupants = cells::differing(&seen.occ, &st.occ),
-                None => {
-                    let g = &st.board.grid;
-                    for (j, (a, b)) in seen.occ.iter().zip(&st.occ).enumerate() {
-                        if a != b {
-                            self.marked.extend(g.pos(j));
-                        }
-                    }
-                }
-            }
             // The facing's bits in a look's second word (a search does not see others' facing).
             const FACING: u64 = 0xff << 32;
             for (a, x) in seen.looks.iter_mut().zip(&st.units) {
@@ -1526,14 +1513,13 @@ impl Memory {
             }
             all = cells.is_none() && self.marked.len() + self.touched.len() > MARKED_MAX;
         }
-        seen.occ.clone_from(&st.occ);
         if !looks_kept {
             seen.looks.clear();
             seen.looks.extend(st.units.iter().map(look));
         }
         // On bitboards, the changed squares as bits.
         let bits = |list: &[CellPos]| cells.map_or(0, |c| list.iter().fold(0, |b, &p| b | c.at(p)));
-        let (marked, touched) = (occupants | bits(&self.marked), bits(&self.touched));
+        let (marked, touched) = (bits(&self.marked), bits(&self.touched));
         for (k, x) in self.kept.iter_mut().zip(&st.units) {
             if x.side != side {
                 continue;
