@@ -1100,7 +1100,7 @@ impl<'a> Ctx<'a> {
         rule: &'static str,
     ) -> bool {
         let names = units.iter().map(|&u| self.name(u)).collect();
-        self.emit(Event::Action { side, units: units.to_vec(), names, kind, rule: rid(rule) });
+        self.emit(Event::Action { side, units: units.into(), names, kind, rule: rid(rule) });
         let exempt = units.iter().any(|&u| self.st.has_general(u));
         if exempt || self.st.phase_over {
             return false;

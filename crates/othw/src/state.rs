@@ -6,6 +6,7 @@
 
 use crate::data::{Class, FateResult, RampageTurn, Specials};
 use serde::{Deserialize, Serialize};
+use smallvec::SmallVec;
 use std::borrow::Cow;
 use std::sync::Arc;
 use tabletop::dice::Roll;
@@ -579,10 +580,10 @@ pub enum Event {
     Action {
         /// The side.
         side: Side,
-        /// The units.
-        units: Vec<UnitId>,
-        /// Their names.
-        names: Vec<Arc<str>>,
+        /// The units (most often one: kept inline, without an allocation, up to sixteen).
+        units: SmallVec<[UnitId; 16]>,
+        /// Their names (one kept inline).
+        names: SmallVec<[Arc<str>; 1]>,
         /// The kind.
         kind: ActionKind,
         /// The rule.

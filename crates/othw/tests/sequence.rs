@@ -53,7 +53,7 @@ fn othw_seq_02_step_one_runs_rampages_then_flight_then_pursuit() {
 fn othw_seq_03_an_action_is_one_unit_or_one_group_finished_before_the_next() {
     let mut st = battle(&["Infantry", "Infantry"], &["Infantry"]);
     let ev = run(&mut st, mv(0, 0, 1, N), &[3]);
-    assert!(matches!(ev[0], Event::Action { ref units, .. } if units == &vec![0]));
+    assert!(matches!(ev[0], Event::Action { ref units, .. } if units[..] == [0]));
     assert!(matches!(ev[1], Event::PhaseEndRoll { .. }));
     assert!(matches!(ev[2], Event::Placed { unit: 0, .. }));
     assert_eq!(ev.len(), 3);
