@@ -66,9 +66,10 @@
 //!   worth at most its approach term, the facing and two supports, so a unit whose every
 //!   reachable square falls short of the least gain is not even searched, and within a plan
 //!   the squares that cannot beat the best so far are not valued.
-//! - **Values are worked out a square at a time** for all four facings (next to ready
-//!   enemies, each enemy's odds looked up once for each aspect it could attack at), with the
-//!   terms in a fixed order so that a value is the same to the last bit however it is reached.
+//! - **Values are worked out a square at a time** for all four facings (next to a ready
+//!   enemy, the two fighters' scores against each other at every aspect are one look-up in a
+//!   table of recent pairs of fighters), with the terms in a fixed order so that a value is the
+//!   same to the last bit however it is reached.
 //! - **The exact odds are computed once per pairing** and looked up by small numbers: a
 //!   fighter (a unit's numbers, terrain and general) gets a number the first time it is met.
 //! - The maps (distance to the nearest enemy, enemies that could reach each cell) are kept
@@ -203,6 +204,18 @@ type FxMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fx>>;
 /// Slots of the recent pairs' table (a power of two).
 const RECENT: usize = 1024;
 
+/// Slots of the table of two fighters' scores against each other (a power of two).
+const SCORES: usize = 512;
+
+/// Two fighters' attack scores against each other without the general's dice (see
+/// [`threat_score`]), by aspect code: the second fighter attacking the first (`theirs`), and the
+/// first attacking the second (`mine`).
+#[derive(Clone, Copy, Debug, Default)]
+struct Scores {
+    theirs: [f64; 3],
+    mine: [f64; 3],
+}
+
 /// Terrain kinds a fighter's key is kept for per unit (`CellTerrain` has eight).
 const TERRAINS: usize = 8;
 const _: () = assert!(CellTerrain::Rough as usize == TERRAINS - 1, "a new terrain kind");
@@ -222,6 +235,10 @@ struct OddsStore {
     pairs: FxMap<u64, Odds>,
     /// The pairs met most recently, by a hash of the key (the key plus one, 0 for none).
     recent: Vec<(u64, Odds)>,
+    /// Two fighters' scores against each other, by a hash of their numbers (the key plus one,
+    /// 0 for none): worked out from the odds above, and kept because next to an enemy they
+    /// are wanted by aspect, again and again.
+    scores: Vec<(u64, Scores)>,
     /// This decision's stamp.
     stamp: u32,
     /// Per (unit, terrain): the stamp of the decision that last looked it up, the unit's key
@@ -375,6 +392,36 @@ impl OddsStore {
         self.pairs.insert(key, o);
         self.recent[slot] = (key + 1, o);
         o
+    }
+
+    /// The scores of fighters `fu` and `fv` against each other.
+    #[inline]
+    fn scores(&mut self, r: &Othw, fu: u32, fv: u32) -> Scores {
+        let key = u64::from(fu) | u64::from(fv) << 32;
+        let slot =
+            (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SCORES.trailing_zeros())) as usize;
+        match self.scores.get(slot) {
+            Some(&(k, s)) if k == key + 1 => s,
+            _ => self.scores_again(r, fu, fv),
+        }
+    }
+
+    /// [`OddsStore::scores`] when not kept.
+    #[inline(never)]
+    fn scores_again(&mut self, r: &Othw, fu: u32, fv: u32) -> Scores {
+        let key = u64::from(fu) | u64::from(fv) << 32;
+        let slot =
+            (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SCORES.trailing_zeros())) as usize;
+        if self.scores.len() != SCORES {
+            self.scores = vec![(0, Scores::default()); SCORES];
+        }
+        let by_aspect = [Aspect::Front, Aspect::Flank, Aspect::Rear];
+        let s = Scores {
+            theirs: by_aspect.map(|a| threat_score(self.pair(r, fv, fu, a, false))),
+            mine: by_aspect.map(|a| threat_score(self.pair(r, fu, fv, a, false))),
+        };
+        self.scores[slot] = (key + 1, s);
+        s
     }
 
     /// The odds of `att` attacking from terrain `at` against `def` on terrain `dt`, in the
@@ -754,6 +801,12 @@ fn score_attack(o: Odds, asp: Aspect, target_has_general: bool, general_dice: bo
     s
 }
 
+/// The score of an attack with odds `o` as the position value weighs it (a threat to or from
+/// an adjacent enemy): `2·P(enemy breaks) + P(win) − P(lose)`.
+fn threat_score(o: Odds) -> f64 {
+    2.0 * o.foe_breaks + o.win - o.lose
+}
+
 /// The orders the scripted player wants for `side`.
 pub fn wanted_orders(r: &Othw, st: &State, side: Side) -> Orders {
     Orders {
@@ -974,23 +1027,16 @@ impl Valuer {
             let Some(v) = ready[k] else { continue };
             let e = &st.units[v as usize];
             let there = cx.tables.terrain[usize::from(cx.tables.index(e.pos))];
-            // The two fighters' numbers, looked up once for the four pairings.
+            // The two fighters' numbers, and their scores against each other by aspect.
             let (fv, fu) = (odds.fighter(st, v, there), odds.fighter(st, u, here));
-            // Their score by the aspect it attacks at (front, flank, rear), once looked up.
-            let mut theirs = [None; 3];
+            let scores = odds.scores(r, fu, fv);
             for (fk, facing) in GridFacing::ALL.into_iter().enumerate() {
                 // The enemy turns to face `i` and attacks; seen from `u` it comes from `f`.
-                let asp = aspect(facing, f);
-                let code = aspect_code(asp);
-                let their_score = *theirs[usize::from(code)].get_or_insert_with(|| {
-                    let theirs = odds.pair(r, fv, fu, asp, false);
-                    2.0 * theirs.foe_breaks + theirs.win - theirs.lose
-                });
+                let their_score = scores.theirs[usize::from(aspect_code(aspect(facing, f)))];
                 base[fk] -= w.danger * their_score.max(0.0);
                 if k == fk {
                     let asp = aspect(e.facing, f.reversed());
-                    let mine = odds.pair(r, fu, fv, asp, false);
-                    let my_score = 2.0 * mine.foe_breaks + mine.win - mine.lose;
+                    let my_score = scores.mine[usize::from(aspect_code(asp))];
                     base[fk] += w.threat * my_score.max(0.0);
                 }
             }
