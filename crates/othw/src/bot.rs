@@ -465,6 +465,33 @@ struct Maps {
     /// The diamonds of cells around each cell, by centre and size (below [`DIAMONDS`]), once
     /// worked out (0 until then).
     diamonds: Vec<u128>,
+    /// When made on bitboards, the maps as sets of cells (empty otherwise): first how the
+    /// distances go ([`BY_RINGS`], or every one the same: [`NO_ENEMY`] or [`NONE_ON_BOARD`]),
+    /// then the open cells (off the river) that one enemy could reach and that two could,
+    /// then the cells at distance 0, 1, 2 and so on. Two such descriptions differ exactly
+    /// where the maps do ([`redrawn`]).
+    layers: Vec<u128>,
+}
+
+/// [`Maps::layers`]: no enemy in the fight (every distance `u8::MAX`).
+const NO_ENEMY: u128 = 0;
+/// [`Maps::layers`]: enemies in the fight, none on the board (every distance 254).
+const NONE_ON_BOARD: u128 = 1;
+/// [`Maps::layers`]: the distances by rings of cells.
+const BY_RINGS: u128 = 2;
+
+/// The cells where maps described by `a` and `b` (each [`Maps::layers`]) differ, as bits:
+/// every cell when either is not a description, or their distances go differently.
+fn redrawn(a: &[u128], b: &[u128]) -> u128 {
+    if a.len() < 3 || b.len() < 3 || a[0] != b[0] {
+        return !0;
+    }
+    let (long, short) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    let mut bits = 0;
+    for (k, x) in long.iter().enumerate().skip(1) {
+        bits |= x ^ short.get(k).copied().unwrap_or(0);
+    }
+    bits
 }
 
 /// The diamonds [`Maps`] keeps are smaller than this.
@@ -523,6 +550,7 @@ impl Maps {
             return;
         }
         self.cells = None;
+        self.layers.clear();
         // Per cell: how many enemies could reach it, counted in `open` and then turned into
         // the kinds.
         self.open.fill(0);
@@ -625,6 +653,8 @@ impl Maps {
                 }
             }
         };
+        self.layers.clear();
+        self.layers.extend([NO_ENEMY, one & !river, two & !river]);
         // The kinds, eight cells to a word: open, plus one where one enemy could reach it and
         // one more where two could (those are among the first), nothing on the river.
         const ONES: u64 = 0x0101_0101_0101_0101;
@@ -644,9 +674,13 @@ impl Maps {
         if sources == 0 {
             // No enemy on the board: every distance is the cap.
             self.dist.fill(254);
+            self.layers[0] = NONE_ON_BOARD;
             return;
         }
-        // The distance to the nearest enemy: breadth-first, a ring of cells at a time.
+        self.layers[0] = BY_RINGS;
+        self.layers.push(sources);
+        // The distance to the nearest enemy: breadth-first, a ring of cells at a time (at most
+        // 127 rings on a board of 128 cells, so the cap of 254 is never reached).
         let mut seen = sources;
         let mut k = 0u8;
         while seen != full {
@@ -654,6 +688,7 @@ impl Maps {
             let ring = grown & !seen;
             k = k.saturating_add(1).min(254);
             set(&mut self.dist, ring, k);
+            self.layers.push(ring);
             seen = grown;
         }
     }
@@ -1415,10 +1450,10 @@ fn generals(st: &State) -> Generals {
 struct Seen {
     looks: Vec<Look>,
     generals: Option<Generals>,
-    /// The maps' generation (see `Maps::generation`), and the maps.
+    /// The maps' generation (see `Maps::generation`), and the maps as sets of cells
+    /// ([`Maps::layers`]; empty when not made on bitboards).
     maps: Option<u64>,
-    dist: Vec<u8>,
-    open: Vec<u8>,
+    layers: Vec<u128>,
 }
 
 /// One unit's evaluation, kept from one decision to the next while nothing it looks at has
@@ -1505,21 +1540,10 @@ impl Memory {
         let maps_stand = seen.maps == Some(maps.generation);
         let mut redrawn = 0u128;
         if !maps_stand {
-            if cells.is_some() && seen.dist.len() == maps.dist.len() {
-                redrawn = cells::differing(&seen.dist, &maps.dist)
-                    | cells::differing(&seen.open, &maps.open);
-            } else {
-                redrawn = !0;
-            }
+            // Without a description on either side (maps not on bitboards), every cell.
+            redrawn = self::redrawn(&seen.layers, &maps.layers);
             seen.maps = Some(maps.generation);
-            if cells.is_some() {
-                seen.dist.clone_from(&maps.dist);
-                seen.open.clone_from(&maps.open);
-            } else {
-                // Nothing to compare with: new maps redo every plan.
-                seen.dist.clear();
-                seen.open.clear();
-            }
+            seen.layers.clone_from(&maps.layers);
         }
         // Squares where a unit changed what a search sees of it (its square, side, standing
         // or specials), the square it left among them: searches and plans that looked at them
@@ -1657,10 +1681,13 @@ mod tests {
     use tabletop::rules::{Actor, RuleSet};
 
     /// The maps on bitboards are the maps worked out cell by cell, through whole battles on
-    /// every ready scenario.
+    /// every ready scenario, and two sets of maps differ exactly where their descriptions as
+    /// sets of cells say.
     #[test]
     fn bitboard_maps_are_the_cell_maps() {
         let r = Othw::new();
+        // Decisions where a side's maps had changed since its last.
+        let mut redrawn_total = 0;
         for (k, text) in crate::READY_SCENARIOS.into_iter().enumerate() {
             let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("it loads");
             for seed in 1..=3 {
@@ -1670,6 +1697,9 @@ mod tests {
                 let mut checked = 0;
                 let mut tables = Tables::default();
                 assert!(tables.sync(&st.board), "scenario {k}: board tables");
+                let full = tables.shape.expect("a small board").full;
+                let mut last: [Option<Maps>; 2] = [None, None];
+                let mut redrawn_seen = 0;
                 while st.outcome.is_none() && checked < 400 {
                     for side in Side::BOTH {
                         let (mut a, mut b) = (Maps::default(), Maps::default());
@@ -1677,6 +1707,19 @@ mod tests {
                         b.fill_with(&st, side, &tables, false);
                         assert_eq!(a.dist, b.dist, "scenario {k}, seed {seed}: distances");
                         assert_eq!(a.open, b.open, "scenario {k}, seed {seed}: open squares");
+                        assert!(b.layers.is_empty(), "no description without bitboards");
+                        if let Some(l) = &last[side.index()] {
+                            let cells = cells::differing(&l.dist, &a.dist)
+                                | cells::differing(&l.open, &a.open);
+                            let told = redrawn(&l.layers, &a.layers);
+                            if l.layers[0] == a.layers[0] {
+                                assert_eq!(told, cells, "scenario {k}, seed {seed}: redrawn");
+                            } else {
+                                assert_eq!(told, !0, "scenario {k}, seed {seed}: kinds");
+                            }
+                            redrawn_seen += usize::from(told & full != 0);
+                        }
+                        last[side.index()] = Some(a);
                     }
                     checked += 1;
                     let side = st.phasing;
@@ -1684,7 +1727,9 @@ mod tests {
                     r.perform(&mut st, Actor::Side(side), &c, &mut dice).expect("executes");
                 }
                 assert!(checked > 20, "scenario {k}, seed {seed}: only {checked} decisions");
+                redrawn_total += redrawn_seen;
             }
         }
+        assert!(redrawn_total > 100, "maps changed at only {redrawn_total} decisions");
     }
 }
