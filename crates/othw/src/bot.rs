@@ -37,7 +37,9 @@
 //!    acted (moved, fought or advanced a group), the rest of the phase belongs to the units
 //!    near the enemy, and the reserves wait for the next phase. Whether the side has acted is
 //!    read from the state, so a player picked up mid-phase chooses as one that was there from
-//!    its start.
+//!    its start. A reserve beyond its charge (farther than its move's worth of steps and one
+//!    more) waits even then while any other unit has something worth doing: the reserves
+//!    come up when the line has nothing to do.
 //! 6. The general's unit is exempt from the phase-end roll, so its actions wait until the
 //!    others' are done (or the phase is over): the rest of the army acts first and the general
 //!    acts, rerolls and rallies where the fighting is.
@@ -748,12 +750,15 @@ pub struct Scripted {
     /// Buffers for the group advance.
     block: Vec<UnitId>,
     members: Vec<UnitId>,
+    /// The reserves out of reach waiting on the line in a decision (see the module
+    /// documentation).
+    waiting: Vec<UnitId>,
 }
 
 /// What `scripted` says of itself in listings.
 pub const SCRIPTED_ABOUT: &str = "a scripted O/THW player: attacks at good exact odds and on \
 flanks, keeps units in mutual support, advances in line, brings reserves up only as a phase's \
-first action, keeps the general for last";
+first action and when the line has nothing to do, keeps the general for last";
 
 fn aspect_code(a: Aspect) -> u8 {
     match a {
@@ -814,6 +819,15 @@ const RESERVE_FROM: u8 = 3;
 /// when the side has no enemy in the fight).
 fn is_reserve(d: u8) -> bool {
     (RESERVE_FROM..u8::MAX).contains(&d)
+}
+
+/// True for unit `x` at distance `d` from the nearest enemy when that enemy may be within its
+/// charge: its move's worth of steps and one more.
+fn within_reach(x: &Unit, d: u8, mv: &crate::data::MovementRules) -> bool {
+    match x.m.max(mv.restricted_points).checked_div(mv.step_cost) {
+        Some(steps) => u32::from(d) <= u32::from(steps) + 1,
+        None => true,
+    }
 }
 
 /// How keen a unit is to close with the enemy: its share of strength left (skirmishers 0.4).
@@ -1170,6 +1184,8 @@ impl Scripted {
             Work { odds: &mut self.odds, valuer: &mut self.valuer, scratch: &mut self.scratch };
         // The general's unit, kept apart: it acts last.
         let mut general = None;
+        let mv = &r.data.rules.movement;
+        self.waiting.clear();
         // Each unit's first best action (attacks before moves: a unit that moves may not
         // fight) against the best so far: taking each unit's best in unit order and keeping
         // the first that beats the best so far is taking the first best of all.
@@ -1189,19 +1205,33 @@ impl Scripted {
                 general = Some((x, moved));
                 continue;
             }
-            if acted && is_reserve(cx.maps.dist[usize::from(cx.tables.index(x.pos))]) {
-                continue;
+            let d = cx.maps.dist[usize::from(cx.tables.index(x.pos))];
+            if is_reserve(d) {
+                if acted {
+                    continue;
+                }
+                if !within_reach(x, d, mv) {
+                    self.waiting.push(u);
+                    continue;
+                }
             }
             let kept = &mut self.memory.kept[u as usize];
-            if !(kept.plan_ok && kept.moved == moved) {
-                kept.plan = plan(&cx, &mut work, kept, x, moved, false);
-                kept.plan_ok = true;
-                kept.moved = moved;
-            }
-            if let Some((c, v)) = &kept.plan
+            if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, moved)
                 && *v > best.1
             {
                 best = (c.clone(), *v);
+            }
+        }
+        // The reserves out of reach, when no other unit has anything worth doing.
+        if matches!(best.0, Command::EndPhase) {
+            for &u in &self.waiting {
+                let x = &st.units[usize::from(u)];
+                let kept = &mut self.memory.kept[usize::from(u)];
+                if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, x.flag(flags::MOVED))
+                    && *v > best.1
+                {
+                    best = (c.clone(), *v);
+                }
             }
         }
         if let Some(c) = group
@@ -1307,6 +1337,22 @@ struct Work<'a> {
     odds: &'a mut OddsStore,
     valuer: &'a mut Valuer,
     scratch: &'a mut Scratch,
+}
+
+/// The plan of unit `x` (not the general's: see [`plan`]), kept or worked out again.
+fn kept_plan<'k>(
+    cx: &Cx,
+    work: &mut Work,
+    kept: &'k mut Kept,
+    x: &Unit,
+    moved: bool,
+) -> &'k Option<(Command, f64)> {
+    if !(kept.plan_ok && kept.moved == moved) {
+        kept.plan = plan(cx, work, kept, x, moved, false);
+        kept.plan_ok = true;
+        kept.moved = moved;
+    }
+    &kept.plan
 }
 
 /// The first best action of unit `x` (its attacks, then its moves; see the module
