@@ -38,8 +38,8 @@
 //!    near the enemy, and the reserves wait for the next phase. Whether the side has acted is
 //!    read from the state, so a player picked up mid-phase chooses as one that was there from
 //!    its start. A reserve beyond its charge (farther than its move's worth of steps and one
-//!    more) waits even then while any other unit has something worth doing: the reserves
-//!    come up when the line has nothing to do.
+//!    more) waits even then while any other unit has something worth doing, and so does the
+//!    group advance: the reserves come up when the line has nothing to do.
 //! 6. The general's unit is exempt from the phase-end roll, so its actions wait until the
 //!    others' are done (or the phase is over): the rest of the army acts first and the general
 //!    acts, rerolls and rallies where the fighting is.
@@ -1176,7 +1176,6 @@ impl Scripted {
             .units
             .iter()
             .any(|x| x.side == side && x.flag(flags::MOVED | flags::FOUGHT | flags::GROUP_MOVED));
-        let group = if acted { None } else { self.group_advance(r, st, side) };
         let further_allowed = r.data.rules.sequence.further_moves > 0;
         let mut best: (Command, f64) = (Command::EndPhase, 0.0);
         let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
@@ -1222,8 +1221,10 @@ impl Scripted {
                 best = (c.clone(), *v);
             }
         }
-        // The reserves out of reach, when no other unit has anything worth doing.
-        if matches!(best.0, Command::EndPhase) {
+        // The reserves out of reach and the group advance, when no other unit has anything
+        // worth doing (as the side's first action).
+        let line_idle = !acted && matches!(best.0, Command::EndPhase);
+        if line_idle {
             for &u in &self.waiting {
                 let x = &st.units[usize::from(u)];
                 let kept = &mut self.memory.kept[usize::from(u)];
@@ -1234,7 +1235,8 @@ impl Scripted {
                 }
             }
         }
-        if let Some(c) = group
+        if line_idle
+            && let Some(c) = self.group_advance(r, st, side)
             && c.1 > best.1
         {
             best = c;
@@ -1243,6 +1245,9 @@ impl Scripted {
         if (matches!(best.0, Command::EndPhase) || st.phase_over)
             && let Some((x, moved)) = general
         {
+            let cx = Cx { w: &self.weights, maps: &self.maps, tables: &self.tables, r, st };
+            let mut work =
+                Work { odds: &mut self.odds, valuer: &mut self.valuer, scratch: &mut self.scratch };
             let kept = &mut self.memory.kept[x.id as usize];
             if !(kept.plan_ok && kept.moved == moved) {
                 kept.plan = plan(&cx, &mut work, kept, x, moved, true);

@@ -100,9 +100,9 @@ fn reserves_move_only_as_the_sides_first_action_of_a_phase() {
 }
 
 /// A reserve beyond its charge (farther from the enemy than its move and a step) waits while
-/// the units nearer the enemy have something worth doing, even a move of its own that would
-/// score more; it moves when they have nothing. A reserve within its charge is weighed with
-/// the line.
+/// the units nearer the enemy have something worth doing, even when a move of its own, or the
+/// group advance, would score more; when they have nothing, the reserves come up. A reserve
+/// within its charge is weighed with the line.
 #[test]
 fn reserves_out_of_reach_wait_while_the_line_has_something_to_do() {
     use othw::state::Command;
@@ -116,9 +116,9 @@ fn reserves_out_of_reach_wait_while_the_line_has_something_to_do() {
         put(&mut st, r1, at.0, at.1, N);
         st
     };
-    // Every square closer to the enemy is worth five, so a reserve's step beats any attack
-    // (an attack scores at most 4.75), and shuffles of R0 along the enemy's front are not
-    // worth a move.
+    // Every square closer to the enemy is worth five, so a reserve's step, or the group
+    // advance of two, beats any attack (an attack scores at most 4.75); shuffles of R0 along
+    // the enemy's front are not worth a move.
     let keen = |attack_min: f64| {
         let mut s = Scripted::new();
         s.weights.approach = 5.0;
@@ -126,22 +126,20 @@ fn reserves_out_of_reach_wait_while_the_line_has_something_to_do() {
         s.weights.attack_min = attack_min;
         s
     };
-    let unit_of = |c: &Command| match c {
-        Command::Move { unit, .. } | Command::Attack { unit, .. } => Some(*unit),
-        _ => None,
-    };
-    // R1, infantry (a move of one step), ten squares from B0: it waits and R0 attacks.
-    let st = setup("Infantry", (0, 0));
+    // R1, infantry (a move of one step), far from B0 and next to the spare (a block of two):
+    // the reserves wait and R0 attacks.
+    let st = setup("Infantry", (10, 0));
+    let rs = red_spare(&st);
     let (c, _) = keen(0.0).best(&r, &st, Side::Red).expect("a command");
     assert!(matches!(c, Command::Attack { unit, .. } if unit == r0), "{c:?}");
-    // With no attack worth making, the line has nothing to do: a reserve steps forward.
+    // With no attack worth making, the line has nothing to do: the reserves advance.
     let (c, _) = keen(100.0).best(&r, &st, Side::Red).expect("a command");
-    assert!(matches!(c, Command::Move { .. }) && unit_of(&c) != Some(r0), "{c:?}");
+    assert!(matches!(&c, Command::GroupMove { units, .. } if units == &[r1, rs]), "{c:?}");
     // R1, cavalry (three steps), four squares from B0: within its charge (three steps and
     // one more), it is weighed with the line, and its approach beats R0's attack.
     let st = setup("Cavalry", (5, 1));
     let (c, _) = keen(0.0).best(&r, &st, Side::Red).expect("a command");
-    assert_eq!(unit_of(&c), Some(r1), "{c:?}");
+    assert!(matches!(c, Command::Move { unit, .. } if unit == r1), "{c:?}");
 }
 
 /// The group advance moves reserves too: the scripted player advances a line as the side's

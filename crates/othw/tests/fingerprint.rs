@@ -84,7 +84,7 @@ fn battles_are_unchanged() {
 
 /// Scripted v scripted, and scripted v a uniform pick, 40 battles each.
 const PINNED: [(u64, u64, u64); 2] =
-    [(0xe6a7_ed17_62a0_8dcb, 0x984, 0x2b64), (0x8156_388b_ec2a_be68, 0x100e, 0x4c43)];
+    [(0xe6a7_ed17_62a0_8dcb, 0x984, 0x2b64), (0x429a_504c_9377_5c3a, 0x1028, 0x4b43)];
 
 /// The scripted player keeps what it worked out from one decision to the next; it must choose
 /// exactly as a fresh player would, whatever states it is handed and in whatever order (a
