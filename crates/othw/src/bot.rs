@@ -1538,8 +1538,8 @@ struct Kept {
 /// at the weights. Before a decision the state is compared with the side's last view: a unit
 /// changed (moved, turned, hit, broken, gone) marks its old and new squares (which covers
 /// every square whose occupant changed), and every unit whose evaluation looked at a marked
-/// square is worked out again, as is every plan that looked at a cell whose maps changed; other generals or
-/// orders, or new weights, redo every unit's plan.
+/// square is worked out again, as is every plan that looked at a cell whose maps changed;
+/// other generals or orders, or new weights, redo every unit's plan.
 ///
 /// On a board of up to 128 cells what each search and plan looked at is kept to the square
 /// (as bits); on a larger one, every square within the unit's move and one more counts, and
