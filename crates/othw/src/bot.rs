@@ -530,17 +530,20 @@ impl Maps {
         }
         let n = g.cells.len();
         let (cols, rows) = (g.cols as i32, g.rows as i32);
-        self.dist.clear();
+        // Sized here, written in full below.
         self.dist.resize(n, u8::MAX);
-        self.open.clear();
         self.open.resize(n, Kind::Open0 as u8);
-        let mut list = match self.made_for.take() {
-            Some((_, _, l)) => l,
-            None => Vec::new(),
-        };
-        list.clone_from(&self.now);
         // The board is kept, so that its address identifies it while the maps stand.
-        self.made_for = Some((side, st.board.clone(), list));
+        match &mut self.made_for {
+            Some((s, b, list)) => {
+                *s = side;
+                if !Arc::ptr_eq(b, &st.board) {
+                    *b = st.board.clone();
+                }
+                list.clone_from(&self.now);
+            }
+            None => self.made_for = Some((side, st.board.clone(), self.now.clone())),
+        }
         self.generation += 1;
         if bits && let Some(c) = tables.shape {
             if self.cells != Some(c) {
@@ -553,6 +556,7 @@ impl Maps {
         }
         self.cells = None;
         self.layers.clear();
+        self.dist.fill(u8::MAX);
         // Per cell: how many enemies could reach it, counted in `open` and then turned into
         // the kinds.
         self.open.fill(0);
@@ -670,8 +674,11 @@ impl Maps {
             chunk.copy_from_slice(&w.to_le_bytes()[..chunk.len()]);
         }
         if !any {
+            self.dist.fill(u8::MAX);
             return;
         }
+        // Every cell is written: the sources, then each ring (a grid is connected, so the rings
+        // reach every cell), or the cap.
         set(&mut self.dist, sources, 0);
         if sources == 0 {
             // No enemy on the board: every distance is the cap.
@@ -1731,6 +1738,30 @@ mod tests {
     use super::*;
     use tabletop::rules::{Actor, RuleSet};
 
+    /// Maps drawn again over earlier ones once the enemy has no unit in the fight are blank:
+    /// every distance `u8::MAX`, as the cell-by-cell maps have them.
+    #[test]
+    fn maps_with_no_enemy_in_the_fight_are_blank() {
+        let r = Othw::new();
+        let text = crate::READY_SCENARIOS[0];
+        let sc = r.load_scenario(&tabletop::Source::new("s.toml", text)).expect("it loads");
+        let (mut st, _) = r.setup(&sc, &mut SeededDice::new(1));
+        let mut tables = Tables::default();
+        assert!(tables.sync(&st.board), "board tables");
+        let mut kept = Maps::default();
+        kept.fill_with(&st, Side::Red, &tables, true);
+        assert!(kept.dist.iter().any(|&d| d < u8::MAX), "an enemy to measure from");
+        for x in st.units.iter_mut().filter(|x| x.side == Side::Blue) {
+            x.status = Status::Fleeing;
+        }
+        kept.fill_with(&st, Side::Red, &tables, true);
+        let mut fresh = Maps::default();
+        fresh.fill_with(&st, Side::Red, &tables, false);
+        assert!(kept.dist.iter().all(|&d| d == u8::MAX), "{:?}", kept.dist);
+        assert_eq!(kept.dist, fresh.dist);
+        assert_eq!(kept.open, fresh.open);
+    }
+
     /// The maps on bitboards are the maps worked out cell by cell, through whole battles on
     /// every ready scenario, and two sets of maps differ exactly where their descriptions as
     /// sets of cells say.
@@ -1749,28 +1780,31 @@ mod tests {
                 let mut tables = Tables::default();
                 assert!(tables.sync(&st.board), "scenario {k}: board tables");
                 let full = tables.shape.expect("a small board").full;
-                let mut last: [Option<Maps>; 2] = [None, None];
+                // Each side's bitboard maps are kept from decision to decision (redrawn over
+                // the last ones, as a player's are).
+                let mut kept = [Maps::default(), Maps::default()];
                 let mut redrawn_seen = 0;
                 while st.outcome.is_none() && checked < 400 {
                     for side in Side::BOTH {
-                        let (mut a, mut b) = (Maps::default(), Maps::default());
+                        let a = &mut kept[side.index()];
+                        let last = a.clone();
+                        let mut b = Maps::default();
                         a.fill_with(&st, side, &tables, true);
                         b.fill_with(&st, side, &tables, false);
                         assert_eq!(a.dist, b.dist, "scenario {k}, seed {seed}: distances");
                         assert_eq!(a.open, b.open, "scenario {k}, seed {seed}: open squares");
                         assert!(b.layers.is_empty(), "no description without bitboards");
-                        if let Some(l) = &last[side.index()] {
-                            let cells = cells::differing(&l.dist, &a.dist)
-                                | cells::differing(&l.open, &a.open);
-                            let told = redrawn(&l.layers, &a.layers);
-                            if l.layers[0] == a.layers[0] {
+                        if !last.layers.is_empty() {
+                            let cells = cells::differing(&last.dist, &a.dist)
+                                | cells::differing(&last.open, &a.open);
+                            let told = redrawn(&last.layers, &a.layers);
+                            if last.layers[0] == a.layers[0] {
                                 assert_eq!(told, cells, "scenario {k}, seed {seed}: redrawn");
                             } else {
                                 assert_eq!(told, !0, "scenario {k}, seed {seed}: kinds");
                             }
                             redrawn_seen += usize::from(told & full != 0);
                         }
-                        last[side.index()] = Some(a);
                     }
                     checked += 1;
                     let side = st.phasing;
