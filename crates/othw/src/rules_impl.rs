@@ -282,7 +282,7 @@ impl RuleSet for Othw {
     fn execute(
         &self,
         state: &State,
-        _actor: Actor,
+        actor: Actor,
         command: &Command,
         dice: &mut dyn DiceSource,
     ) -> Result<Vec<Event>, Refusal> {
@@ -290,12 +290,10 @@ impl RuleSet for Othw {
             /// The scratch copy of the state that actions work on.
             static SCRATCH: std::cell::RefCell<Option<State>> = const { std::cell::RefCell::new(None) };
         }
-        let run = |st: &mut State, dice: &mut dyn DiceSource| {
-            let mut cx = Ctx::new(self, st, dice, command);
-            cx.command(state.phasing, command);
-            cx.ev
-        };
-        let events = SCRATCH.with(|s| match s.try_borrow_mut() {
+        // The command carried out on a copy (see `perform`).
+        let run =
+            |st: &mut State, dice: &mut dyn DiceSource| self.perform(st, actor, command, dice);
+        SCRATCH.with(|s| match s.try_borrow_mut() {
             Ok(mut s) => match &mut *s {
                 Some(st) => {
                     st.clone_from(state);
@@ -306,8 +304,7 @@ impl RuleSet for Othw {
             },
             // Re-entered (not expected): a fresh copy.
             Err(_) => run(&mut state.clone(), dice),
-        });
-        Ok(events)
+        })
     }
 
     fn apply(&self, state: &mut State, event: &Event) {
