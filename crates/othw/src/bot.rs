@@ -218,6 +218,13 @@ struct Scores {
     mine: [f64; 3],
 }
 
+/// The slot of `key` in a direct-mapped table of `slots` entries (a power of two): the top bits
+/// of a multiplicative hash.
+#[inline]
+fn slot(key: u64, slots: usize) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - slots.trailing_zeros())) as usize
+}
+
 /// Terrain kinds a fighter's key is kept for per unit (`CellTerrain` has eight).
 const TERRAINS: usize = 8;
 const _: () = assert!(CellTerrain::Rough as usize == TERRAINS - 1, "a new terrain kind");
@@ -328,7 +335,7 @@ impl OddsStore {
             | u64::from(fd) << 28
             | u64::from(aspect_code(aspect)) << 56
             | u64::from(gd) << 58;
-        (key, (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - RECENT.trailing_zeros())) as usize)
+        (key, slot(key, RECENT))
     }
 
     /// The odds of fighter `fa` attacking fighter `fd`.
@@ -396,12 +403,17 @@ impl OddsStore {
         o
     }
 
+    /// The key of two fighters in [`OddsStore::scores`], and its slot.
+    #[inline]
+    fn scores_key(fu: u32, fv: u32) -> (u64, usize) {
+        let key = u64::from(fu) | u64::from(fv) << 32;
+        (key, slot(key, SCORES))
+    }
+
     /// The scores of fighters `fu` and `fv` against each other.
     #[inline]
     fn scores(&mut self, r: &Othw, fu: u32, fv: u32) -> Scores {
-        let key = u64::from(fu) | u64::from(fv) << 32;
-        let slot =
-            (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SCORES.trailing_zeros())) as usize;
+        let (key, slot) = Self::scores_key(fu, fv);
         match self.scores.get(slot) {
             Some(&(k, s)) if k == key + 1 => s,
             _ => self.scores_again(r, fu, fv),
@@ -411,9 +423,7 @@ impl OddsStore {
     /// [`OddsStore::scores`] when not kept.
     #[inline(never)]
     fn scores_again(&mut self, r: &Othw, fu: u32, fv: u32) -> Scores {
-        let key = u64::from(fu) | u64::from(fv) << 32;
-        let slot =
-            (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - SCORES.trailing_zeros())) as usize;
+        let (key, slot) = Self::scores_key(fu, fv);
         if self.scores.len() != SCORES {
             self.scores = vec![(0, Scores::default()); SCORES];
         }
@@ -793,7 +803,7 @@ fn fighter(k: &FighterKey) -> Fighter {
     let [m, a, d, s, l, retreat_tests, sp] = k.stats;
     Fighter {
         ty: UnitType {
-            name: Arc::from(""),
+            name: Arc::default(),
             roster: String::new(),
             class: k.class,
             m,
@@ -828,13 +838,15 @@ fn is_reserve(d: u8) -> bool {
     (RESERVE_FROM..u8::MAX).contains(&d)
 }
 
+/// The most squares unit `x` can cross in a move (none when steps cost nothing: no bound).
+fn max_steps(x: &Unit, mv: &crate::data::MovementRules) -> Option<u8> {
+    x.m.max(mv.restricted_points).checked_div(mv.step_cost)
+}
+
 /// True for unit `x` at distance `d` from the nearest enemy when that enemy may be within its
 /// charge: its move's worth of steps and one more.
 fn within_reach(x: &Unit, d: u8, mv: &crate::data::MovementRules) -> bool {
-    match x.m.max(mv.restricted_points).checked_div(mv.step_cost) {
-        Some(steps) => u32::from(d) <= u32::from(steps) + 1,
-        None => true,
-    }
+    max_steps(x, mv).is_none_or(|steps| u32::from(d) <= u32::from(steps) + 1)
 }
 
 /// How keen a unit is to close with the enemy: its share of strength left (skirmishers 0.4).
@@ -1222,7 +1234,7 @@ impl Scripted {
                 }
             }
             let kept = &mut self.memory.kept[u as usize];
-            if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, moved)
+            if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, moved, false)
                 && *v > best.1
             {
                 best = (c.clone(), *v);
@@ -1235,7 +1247,8 @@ impl Scripted {
             for &u in &self.waiting {
                 let x = &st.units[usize::from(u)];
                 let kept = &mut self.memory.kept[usize::from(u)];
-                if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, x.flag(flags::MOVED))
+                let moved = x.flag(flags::MOVED);
+                if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, moved, false)
                     && *v > best.1
                 {
                     best = (c.clone(), *v);
@@ -1256,12 +1269,7 @@ impl Scripted {
             let mut work =
                 Work { odds: &mut self.odds, valuer: &mut self.valuer, scratch: &mut self.scratch };
             let kept = &mut self.memory.kept[x.id as usize];
-            if !(kept.plan_ok && kept.moved == moved) {
-                kept.plan = plan(&cx, &mut work, kept, x, moved, true);
-                kept.plan_ok = true;
-                kept.moved = moved;
-            }
-            if let Some((c, v)) = &kept.plan
+            if let Some((c, v)) = kept_plan(&cx, &mut work, kept, x, moved, true)
                 && *v > 0.0
             {
                 return Some((c.clone(), *v));
@@ -1351,16 +1359,17 @@ struct Work<'a> {
     scratch: &'a mut Scratch,
 }
 
-/// The plan of unit `x` (not the general's: see [`plan`]), kept or worked out again.
+/// The plan of unit `x` (see [`plan`]), kept or worked out again.
 fn kept_plan<'k>(
     cx: &Cx,
     work: &mut Work,
     kept: &'k mut Kept,
     x: &Unit,
     moved: bool,
+    with_general: bool,
 ) -> &'k Option<(Command, f64)> {
     if !(kept.plan_ok && kept.moved == moved) {
-        kept.plan = plan(cx, work, kept, x, moved, false);
+        kept.plan = plan(cx, work, kept, x, moved, with_general);
         kept.plan_ok = true;
         kept.moved = moved;
     }
@@ -1394,8 +1403,7 @@ fn plan(
     // The same bound for every square the unit can reach, when it cannot attack: skip its
     // search altogether. A move crosses at most this many squares, and the distance to the
     // enemy changes by at most one a square.
-    let max_steps = (mv.step_cost > 0).then(|| x.m.max(mv.restricted_points) / mv.step_cost);
-    if let Some(steps) = max_steps
+    if let Some(steps) = max_steps(x, mv)
         && approach >= 0.0
     {
         let d = cx.maps.dist[start];
@@ -1662,7 +1670,8 @@ impl Memory {
                 ),
                 // Else everything within its move and one more.
                 None => {
-                    let reach = u32::from(x.m.max(mv.restricted_points) / mv.step_cost.max(1)) + 1;
+                    let steps = max_steps(x, mv).unwrap_or(x.m.max(mv.restricted_points));
+                    let reach = u32::from(steps) + 1;
                     let near = |list: &[CellPos]| list.iter().any(|p| p.manhattan(x.pos) <= reach);
                     let search = !gone && !near(&self.marked);
                     (search, search && generals_stand && maps_stand && !near(&self.touched))

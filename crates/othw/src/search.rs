@@ -155,7 +155,7 @@ fn fighter_key(st: &State, x: &Unit, terrain: tabletop::grid::CellTerrain) -> Fi
 fn fighter(_r: &Othw, st: &State, x: &Unit, at: tabletop::grid::CellPos) -> Fighter {
     Fighter {
         ty: crate::data::UnitType {
-            name: std::sync::Arc::from(""),
+            name: std::sync::Arc::default(),
             roster: String::new(),
             class: x.class,
             m: x.m,
