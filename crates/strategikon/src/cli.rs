@@ -80,6 +80,11 @@ enum Command {
         /// Write the game record (JSON) here, for `replay`.
         #[arg(long, value_name = "FILE.json")]
         record: Option<PathBuf>,
+        /// Write every event here as one JSON object a line: its place, the command it came
+        /// from, the rules it cites, its log line and the event itself with every position,
+        /// die and total, so anyone can audit the battle with their own tools.
+        #[arg(long, value_name = "FILE.jsonl")]
+        events: Option<PathBuf>,
         /// Whose eyes the report's tables are drawn through: `red` or `blue` (that side's own
         /// orders and plans shown, the enemy's hidden), `spectator` (no orders) or `umpire`
         /// (everything).
@@ -227,12 +232,18 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
             seed,
             report,
             record,
+            events,
             view,
             max_commands,
             quiet,
         } => {
             let specs = [players::spec(&red)?, players::spec(&blue)?];
-            let outputs = Outputs { report: report.as_deref(), record: record.as_deref(), view };
+            let outputs = Outputs {
+                report: report.as_deref(),
+                record: record.as_deref(),
+                events: events.as_deref(),
+                view,
+            };
             battle(&scenario, specs, seed, outputs, max_commands as usize, quiet)
         }
         Command::Sim { scenario, games, red, blue, seed, threads, max_commands, json, plot } => {
@@ -402,6 +413,7 @@ fn referee(ruleset: &str, path: &Path) -> anyhow::Result<ExitCode> {
 struct Outputs<'a> {
     report: Option<&'a Path>,
     record: Option<&'a Path>,
+    events: Option<&'a Path>,
     view: Viewer,
 }
 
@@ -477,6 +489,11 @@ fn battle(
             .with_context(|| format!("{}: cannot write the record", out.display()))?;
         println!("record written to {}", out.display());
     }
+    if let Some(out) = outputs.events {
+        std::fs::write(out, event_lines(game.as_ref())?)
+            .with_context(|| format!("{}: cannot write the events", out.display()))?;
+        println!("events written to {}", out.display());
+    }
     if let Some(out) = outputs.report {
         let meta = Meta {
             scenario: path.display().to_string(),
@@ -496,6 +513,29 @@ fn battle(
         bail!("the battle did not end within {max_commands} commands (raise --max-commands)");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every event of a game as JSON lines: `seq` (its place in the game), `command` (the index of
+/// the command it came from; absent for the set-up's events), `rules`, `text` (its log line)
+/// and `event` (the rule set's own event, as the record's replay produces it).
+fn event_lines(game: &dyn HostedGame) -> anyhow::Result<String> {
+    let starts = game.command_starts();
+    let mut out = String::new();
+    for (seq, (event, line)) in game.events().into_iter().zip(game.log()).enumerate() {
+        let command = starts.partition_point(|&s| s <= seq).checked_sub(1);
+        let mut row = serde_json::json!({
+            "seq": seq,
+            "rules": line.rules,
+            "text": line.text,
+            "event": event,
+        });
+        if let Some(c) = command {
+            row["command"] = c.into();
+        }
+        out.push_str(&serde_json::to_string(&row)?);
+        out.push('\n');
+    }
+    Ok(out)
 }
 
 fn simulate(

@@ -162,6 +162,42 @@ fn a_battle_record_replays_and_a_tampered_one_is_caught() {
 }
 
 #[test]
+fn battle_writes_every_event_as_a_json_line_with_its_command_and_rules() {
+    let events = tmp("events.jsonl");
+    let log = run(&["battle", "scenarios/wrg1969/the_ford.toml", "--seed", "7"]);
+    assert!(log.status.success(), "{}", stderr(&log));
+    let o = run(&[
+        "battle",
+        "scenarios/wrg1969/the_ford.toml",
+        "--seed",
+        "7",
+        "--events",
+        events.to_str().unwrap(),
+        "--quiet",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&events).unwrap();
+    let rows: Vec<serde_json::Value> =
+        text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    // One row per log line, in order, the same words as the printed log.
+    let printed = stdout(&log);
+    let printed: Vec<&str> = printed.lines().filter(|l| l.starts_with('[')).collect();
+    let texts: Vec<&str> = rows.iter().map(|r| r["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, printed);
+    let mut last_command = 0;
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r["seq"], i);
+        assert!(!r["rules"].as_array().unwrap().is_empty(), "{r}");
+        assert!(r["event"].is_object(), "{r}");
+        // Commands count up from 0 (WRG's set-up has no events).
+        let c = r["command"].as_u64().unwrap();
+        assert!(c >= last_command);
+        last_command = c;
+    }
+    assert!(last_command > 10, "a whole battle: {last_command} commands");
+}
+
+#[test]
 fn battle_refuses_an_unknown_bot() {
     let o = run(&["battle", SCENARIO, "--red", "napoleon"]);
     assert_eq!(o.status.code(), Some(1));

@@ -205,6 +205,12 @@ impl<R: RuleSet> Game<R> {
         self.events.iter().map(|e| e.narrate()).collect()
     }
 
+    /// Where each command's events start in [`Game::events`]: the events before the first
+    /// start are the set-up's.
+    pub fn command_starts(&self) -> &[usize] {
+        &self.command_starts
+    }
+
     /// How many commands have been applied.
     pub fn command_count(&self) -> usize {
         self.commands.len()

@@ -220,6 +220,8 @@ pub trait HostedGame: Send {
     fn log(&self) -> Vec<LogLine>;
     /// The events as JSON (for clients that draw them).
     fn events(&self) -> Vec<serde_json::Value>;
+    /// Where each command's events start in [`HostedGame::events`] (set-up events come first).
+    fn command_starts(&self) -> Vec<usize>;
     /// The record.
     fn record(&self) -> Record;
     /// The state hash.
@@ -363,6 +365,9 @@ impl<R: RuleSet> HostedGame for Game<R> {
     }
     fn events(&self) -> Vec<serde_json::Value> {
         self.events().iter().map(|e| serde_json::to_value(e).expect("events serialise")).collect()
+    }
+    fn command_starts(&self) -> Vec<usize> {
+        Game::command_starts(self).to_vec()
     }
     fn record(&self) -> Record {
         Game::record(self)

@@ -688,6 +688,8 @@ pub fn test_note(state: &State, t: &Taken) -> Note {
             effect_words(t.outcome.effect)
         ),
         rolls: t.rolls.clone(),
+        totals: vec![],
+        fact: None,
     }
 }
 

@@ -138,11 +138,7 @@ impl Narrate for Event {
             Event::Resolved { period, faces } => {
                 format!("period {period} is played ({} dice)", faces.len())
             }
-            Event::Noted(n) if n.rolls.is_empty() => n.text.clone(),
-            Event::Noted(n) => {
-                let dice: Vec<String> = n.rolls.iter().map(|r| r.to_string()).collect();
-                format!("{} — {}", n.text, dice.join(", "))
-            }
+            Event::Noted(n) => n.describe(),
         }
     }
 }
