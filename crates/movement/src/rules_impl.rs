@@ -379,6 +379,16 @@ impl Movement {
                     if limber { "limbered" } else { "unlimbered" }
                 ),
             )),
+            // The turn of a change is a turn without shooting, so a piece that has shot this
+            // turn may not start one (MOV-LIMB-02, MOV-R-19).
+            Some(l) if l.shot_turn == Some(state.turn) => Some(refuse(
+                "MOV-LIMB-02",
+                format!(
+                    "'{}' has shot this turn and may not {} in the same turn",
+                    u.name,
+                    if limber { "limber" } else { "unlimber" }
+                ),
+            )),
             _ => None,
         }
     }
