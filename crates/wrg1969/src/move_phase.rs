@@ -51,6 +51,34 @@ pub struct Movement {
     pub triggers: Vec<(u16, Trigger)>,
     /// Units that left the table this period, and why (WRG-LEAVE, WRG-PURS-06).
     pub left_table: Vec<(u16, Left)>,
+    /// Where every unit stood at the end of each of the period's time steps, and how it was
+    /// moving then: step after step, a pose per unit in id order (WRG-FIRE-01, WRG-R-11).
+    pub poses: Vec<StepPose>,
+}
+
+/// How a unit was moving in a time step, as shooting reads it (WRG-FIRE-04, -06).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StepMotion {
+    /// No move under way.
+    #[default]
+    Still,
+    /// Moving forward or to a place, or pursuing.
+    Moving,
+    /// Charging or countercharging.
+    Charging,
+    /// Evading, retreating, retiring, stepping back or routing.
+    Retreating,
+}
+
+/// A unit's standard and facing at the end of a time step, and how it was moving.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepPose {
+    /// Its standard.
+    pub at: tabletop::geometry::Point,
+    /// Its facing.
+    pub facing: tabletop::geometry::Facing,
+    /// How it was moving.
+    pub going: StepMotion,
 }
 
 /// Whether `side` may direct this move in its plan: its own unit, on the table, free to

@@ -28,6 +28,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
 
+    let start_at: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let movement = crate::move_phase::move_all(data, state, dice);
     notes.extend(movement.notes);
     notes.extend(movement.tests.iter().map(|t| test_note(state, t)));
@@ -38,32 +39,15 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;
 
-    // Shooting, after all movement (WRG-FIRE-01).
-    let shots = crate::fire_phase::shoot_all(data, state, dice);
+    // Shooting, after all movement, at any moment of the period (WRG-FIRE-01, WRG-R-11).
+    let moments = crate::fire_phase::Moments { poses: &movement.poses, start: &start_at };
+    let shots = crate::fire_phase::shoot_all(data, state, &moments, dice);
     let hits = crate::fire_phase::apply_shots(data, state, &shots);
-    for s in &shots {
-        notes.push(
-            Note::new(
-                "WRG-FIRE-07",
-                format!(
-                    "{} shoot at {}: {} figures, factor {}, {} men hit",
-                    name(state, s.shooter),
-                    name(state, s.target),
-                    s.figures,
-                    s.total,
-                    s.men
-                ),
-            )
-            .and("WRG-CAS-01")
-            .with_rolls(s.rolls.clone()),
-        );
-    }
+    notes.extend(shots.iter().map(|s| crate::fire_phase::shot_note(state, s)));
+    notes.extend(crate::fire_phase::apply_general_shots(data, state, &shots));
     for h in &hits {
-        if h.figures_removed > 0 {
-            notes.push(Note::new(
-                "WRG-CAS-03",
-                format!("{} lose {} figures to missiles", name(state, h.unit), h.figures_removed),
-            ));
+        if h.men > 0 {
+            notes.push(crate::fire_phase::hit_note(data, state, h));
         }
         general_share(data, state, h.unit, h.men, &mut notes);
         if h.must_test {

@@ -230,6 +230,26 @@ impl<'a> Run<'a> {
                     m.lag += goal - m.param;
                 }
             }
+            self.record_poses(s);
+        }
+    }
+
+    /// Notes where every unit stands at the end of step `s` and how it is moving, for
+    /// shooting at any moment of the period (WRG-FIRE-01, WRG-R-11).
+    fn record_poses(&mut self, s: u32) {
+        use super::{StepMotion, StepPose};
+        let poses = &mut self.out.poses;
+        poses.reserve(self.state.units.len());
+        for (id, u) in self.state.units.iter().enumerate() {
+            let going = match self.slot[id].map(|k| &self.movers[k]) {
+                Some(m) if m.from_step < s => match m.kind {
+                    Kind::Charge { .. } | Kind::Counter { .. } => StepMotion::Charging,
+                    Kind::Evade | Kind::Back | Kind::Rout => StepMotion::Retreating,
+                    Kind::Forward | Kind::Pursue { .. } => StepMotion::Moving,
+                },
+                _ => StepMotion::Still,
+            };
+            poses.push(StepPose { at: u.at, facing: u.facing, going });
         }
     }
 
