@@ -114,8 +114,7 @@ pub fn answer(q: &DuelQuestion) -> anyhow::Result<(serde_json::Value, String)> {
             let known: Vec<&str> = rules.data.generals.iter().map(|g| g.name.as_str()).collect();
             bail!("unknown general '{name}': known generals are {}", known.join(", "));
         };
-        attacker.general =
-            Some(DuelGeneral { attack_dice: g.attack, rally: g.rally, reroll: true });
+        attacker.general = Some(DuelGeneral::of(g));
     }
     let aspect = if q.rear {
         Aspect::Rear
