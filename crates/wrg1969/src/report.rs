@@ -92,6 +92,13 @@ pub enum Fact {
         /// Inches of allowance it had (the totals of the note show how it was made).
         allowance: f64,
     },
+    /// A unit off the table came back onto it, its standard placed here (WRG-LEAVE-02).
+    Returned {
+        /// The unit.
+        unit: u16,
+        /// Where its standard stands.
+        at: Point,
+    },
 }
 
 impl Note {
