@@ -122,18 +122,24 @@ impl Scripted {
     pub fn plan(&self, rules: &Wrg1969, st: &State, side: Side) -> Plan {
         let view: View = rules.view(st, Viewer::Side(side));
         let units = &view.table.units;
-        let enemies: Vec<&UnitView> =
-            units.iter().filter(|u| u.side != side && u.figures > 0 && !u.routing).collect();
+        // Enemies worth an order: on the table and not running.
+        let enemies: Vec<&UnitView> = units
+            .iter()
+            .filter(|u| u.side != side && u.figures > 0 && !u.routing && !u.away)
+            .collect();
         let mut plan = Plan::default();
         let target_gone =
             |id: u16| units.get(id as usize).is_none_or(|e| e.figures == 0 || e.routing || e.away);
         let mut wanting: Vec<(f64, u16, Order)> = Vec::new();
         for u in units.iter().filter(|u| u.side == side && u.figures > 0 && !u.routing && !u.away) {
-            let stale = match u.order.as_ref().map(|o| &o.verb) {
-                None => true,
-                Some(Verb::Attack { unit }) | Some(Verb::Skirmish { unit }) => target_gone(*unit),
-                _ => false,
-            };
+            let stale = u.awaiting_order
+                || match u.order.as_ref().map(|o| &o.verb) {
+                    None => true,
+                    Some(Verb::Attack { unit }) | Some(Verb::Skirmish { unit }) => {
+                        target_gone(*unit)
+                    }
+                    _ => false,
+                };
             if !stale || u.pursuing || u.incoming {
                 continue;
             }

@@ -83,6 +83,8 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         general_share(data, state, a, r.dealt[1], &mut notes);
         general_share(data, state, b, r.dealt[0], &mut notes);
     }
+    // Where each unit stands before the after-combat moves, for their notes.
+    let mut stood: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
     let mut broke_now: Vec<u16> = Vec::new();
     for o in &outcomes {
@@ -113,9 +115,9 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 ));
                 general_surrenders(data, state, unit, &mut notes);
             }
-            Fought::PushedBack { unit, by, distance } => {
-                notes.extend(crate::move_phase::pushed_back_notes(state, unit, by, distance))
-            }
+            Fought::PushedBack { unit, by, distance } => notes.extend(
+                crate::move_phase::pushed_back_notes(state, &mut stood, unit, by, distance),
+            ),
             Fought::FellBack { unit, distance } => {
                 notes.push(crate::move_phase::fall_back_note(state, unit, distance))
             }
@@ -288,7 +290,8 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
                 u.standing = Standing::Waiting;
                 notes.push(
                     Note::new("WRG-LEAVE-02", format!("{} return to the table", u.name))
-                        .with_rolls(rolls),
+                        .with_rolls(rolls)
+                        .with_fact(crate::report::Fact::Returned { unit: u.id, at: u.at }),
                 );
             }
             OffTable::Delayed { periods } => {
@@ -330,12 +333,21 @@ fn leave(state: &mut State, id: u16, why: Left, notes: &mut Vec<Note>) {
     let period = state.period;
     let Some(u) = state.units.get_mut(id as usize) else { return };
     u.leave_table(why, period);
-    let rule = match why {
-        Left::Ordinary => "WRG-LEAVE-01",
-        Left::Pursued => "WRG-PURS-06",
-        Left::BelowHalf => "WRG-RT-09",
+    // Only units pursued off or sent off by the below-half test never return (WRG-LEAVE-05).
+    let note = match why {
+        Left::Ordinary => Note::new(
+            "WRG-LEAVE-01",
+            format!("{} leave the table: they throw to return from next period", u.name),
+        ),
+        Left::Pursued => Note::new(
+            "WRG-PURS-06",
+            format!("{} are pursued off the table and never return", u.name),
+        )
+        .and("WRG-LEAVE-05"),
+        Left::BelowHalf => Note::new("WRG-RT-09", format!("{} leave the field for good", u.name))
+            .and("WRG-LEAVE-05"),
     };
-    notes.push(Note::new(rule, format!("{} leave the table", u.name)).and("WRG-LEAVE-05"));
+    notes.push(note);
     for g in &mut state.generals {
         if g.attached == Some(id) {
             g.attached = None;
@@ -559,6 +571,8 @@ fn below_half(
                 let u = &mut state.units[t.unit as usize];
                 let n = u.block.figures;
                 u.block.lose(n);
+                // Nobody is left to carry losses (WRG-CAS-03).
+                u.carried = 0;
                 let taker = u.side.other();
                 state.prisoners[taker.index()] += n;
                 notes.push(Note::new(

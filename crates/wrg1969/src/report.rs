@@ -159,6 +159,13 @@ pub enum Fact {
         /// Men carried after.
         carried_after: u32,
     },
+    /// A unit off the table came back onto it, its standard placed here (WRG-LEAVE-02).
+    Returned {
+        /// The unit.
+        unit: u16,
+        /// Where its standard stands.
+        at: Point,
+    },
 }
 
 impl Note {

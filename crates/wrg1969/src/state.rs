@@ -507,6 +507,10 @@ pub struct UnitView {
     pub away: bool,
     /// A new order is on its way or being digested (its own side and the umpire only).
     pub incoming: bool,
+    /// It awaits a new order from its side at once after its test (WRG-RRES-05; its own
+    /// side and the umpire only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub awaiting_order: bool,
 }
 
 /// What a viewer sees.
@@ -558,6 +562,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                                 .messengers
                                 .iter()
                                 .any(|m| m.unit == u.id && m.errand == Errand::Out)),
+                    awaiting_order: own && u.awaiting_order,
                 }
             })
             .collect(),
