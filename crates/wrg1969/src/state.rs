@@ -88,6 +88,17 @@ pub struct Unit {
     /// Off the table (WRG-LEAVE).
     #[serde(default)]
     pub away: Option<Away>,
+    /// Enemy figures that shot at it this period (WRG-RFAC-16), kept to the end-of-period
+    /// tests.
+    #[serde(default)]
+    pub shot_at: u32,
+    /// Where it broke, when it broke (or was sent off by its below-half test) this period: its
+    /// friends within 15" of there test (WRG-RT-05).
+    #[serde(default)]
+    pub broke_at: Option<Point>,
+    /// The causes of disorganisation the log has told of (WRG-DIS-01, -02).
+    #[serde(default)]
+    pub causes_told: Vec<crate::combat::Cause>,
 }
 
 impl Unit {
@@ -311,6 +322,9 @@ pub fn setup(scenario: &Scenario) -> State {
                 rout: None,
                 pursuit: None,
                 away: None,
+                shot_at: 0,
+                broke_at: None,
+                causes_told: Vec::new(),
             });
         }
         generals.push(General {
@@ -710,6 +724,7 @@ pub fn break_unit(state: &mut State, id: u16) {
     let period = state.period;
     let Some(u) = state.units.get_mut(id as usize) else { return };
     if u.rout.is_none() {
+        u.broke_at = Some(u.at);
         u.rout = Some(Rout { periods: 0, broke_in: period });
         // It turns its back and runs straight back, square to its old front (WRG-ROUT-01).
         u.facing = u.facing.reversed();
