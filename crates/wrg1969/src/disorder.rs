@@ -148,13 +148,14 @@ pub fn raise_pursuits(state: &mut State) {
 /// Troops that stood still this period and were shot at by engines (WRG-DIS-08).
 pub fn raise_engine_fire(state: &mut State, shots: &[crate::fire_phase::Shot]) {
     for s in shots {
+        let Some(target) = s.target.unit() else { continue };
         let engine = state.units.get(s.shooter as usize).is_some_and(|u| u.troop.is_engine());
         let still = state
             .units
-            .get(s.target as usize)
+            .get(target as usize)
             .is_some_and(|t| t.motion == Motion::Still && t.moved <= 1e-9);
         if engine && still {
-            raise(state, s.target, Cause::StillUnderEngineFire);
+            raise(state, target, Cause::StillUnderEngineFire);
         }
     }
 }

@@ -29,14 +29,12 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
     let facings: Vec<tabletop::geometry::Facing> = state.units.iter().map(|u| u.facing).collect();
 
+    let start_at: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let movement = crate::move_phase::move_all(data, state, dice);
     notes.extend(movement.notes);
     notes.extend(movement.tests.iter().map(|t| test_note(state, t)));
     for &(id, why) in &movement.left_table {
         leave(state, id, why, &mut notes);
-    }
-    for &(charger, target) in &movement.charges {
-        crate::contact::line_up(data, state, charger, target);
     }
     follow_generals(state);
     // Disorganisation from the movement (WRG-DIS-03 .. -05, -07, -10 .. -12).
@@ -47,34 +45,17 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;
 
-    // Shooting, after all movement (WRG-FIRE-01).
-    let shots = crate::fire_phase::shoot_all(data, state, dice);
+    // Shooting, after all movement, at any moment of the period (WRG-FIRE-01, WRG-R-11).
+    let moments = crate::fire_phase::Moments { poses: &movement.poses, start: &start_at };
+    let shots = crate::fire_phase::shoot_all(data, state, &moments, dice);
     let hits = crate::fire_phase::apply_shots(data, state, &shots);
-    for s in &shots {
-        notes.push(
-            Note::new(
-                "WRG-FIRE-07",
-                format!(
-                    "{} shoot at {}: {} figures, factor {}, {} men hit",
-                    name(state, s.shooter),
-                    name(state, s.target),
-                    s.figures,
-                    s.total,
-                    s.men
-                ),
-            )
-            .and("WRG-CAS-01")
-            .with_rolls(s.rolls.clone()),
-        );
-    }
+    notes.extend(shots.iter().map(|s| crate::fire_phase::shot_note(state, s)));
+    notes.extend(crate::fire_phase::apply_general_shots(data, state, &shots));
     for h in &hits {
         // Kept to the end-of-period tests (WRG-RFAC-16, WRG-RRES-01).
         state.units[h.unit as usize].shot_at = h.shot_at_by;
-        if h.figures_removed > 0 {
-            notes.push(Note::new(
-                "WRG-CAS-03",
-                format!("{} lose {} figures to missiles", name(state, h.unit), h.figures_removed),
-            ));
+        if h.men > 0 {
+            notes.push(crate::fire_phase::hit_note(data, state, h));
         }
         general_share(data, state, h.unit, h.men, &mut notes);
         if h.must_test {
@@ -142,18 +123,12 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 ));
                 general_surrenders(data, state, unit, &mut notes);
             }
-            Fought::PushedBack { unit, by, distance } => notes.push(Note::new(
-                "WRG-AFTER-05",
-                format!(
-                    "{} are pushed back {distance}\" and {} follow up",
-                    name(state, unit),
-                    name(state, by)
-                ),
-            )),
-            Fought::FellBack { unit, distance } => notes.push(Note::new(
-                "WRG-AFTER-02",
-                format!("{} fall back {distance}\"", name(state, unit)),
-            )),
+            Fought::PushedBack { unit, by, distance } => {
+                notes.extend(crate::move_phase::pushed_back_notes(state, unit, by, distance))
+            }
+            Fought::FellBack { unit, distance } => {
+                notes.push(crate::move_phase::fall_back_note(state, unit, distance))
+            }
         }
     }
     pursuit_blows(data, state, dice, &mut notes);
@@ -410,36 +385,44 @@ fn break_off(
             }
         })
         .collect();
-    let Some(&enemy) = enemies.first() else { return };
-    if let Some(b) = crate::melee_phase::free_blow(data, state, enemy, id, dice) {
-        notes.push(blow_note(state, &b, "WRG-BRK-02"));
+    if enemies.is_empty() {
+        return;
     }
-    let u = &mut state.units[id as usize];
-    let run = crate::moves::rout_speed(data, u.troop, 1);
-    let back = u.facing.reversed();
-    u.facing = back;
-    u.at += back.vector() * run;
-    u.motion = Motion::Retired;
-    u.moved = run;
-    u.fight_periods = 0;
-    u.pushed_back = 0;
-    let (troop, at) = (state.units[enemy as usize].troop, state.units[enemy as usize].at);
-    let reach = data.moves(troop).charge.unwrap_or(data.moves(troop).normal);
-    let gap = at.distance(state.units[id as usize].at);
-    let routed = crate::after::break_off(true, gap, reach).is_some_and(|b| b.routed);
+    // Every enemy it fights strikes once as it turns (WRG-BRK-02).
+    for &e in &enemies {
+        if let Some(b) = crate::melee_phase::free_blow(data, state, e, id, dice) {
+            notes.push(blow_note(state, &b, "WRG-BRK-02"));
+        }
+    }
+    if !state.units[id as usize].on_table() {
+        return;
+    }
+    let (note, routed) = crate::move_phase::break_off_run(data, state, id, &enemies);
+    notes.push(note);
     if routed {
+        let back = state.units[id as usize].facing;
         break_unit(state, id);
-        // It has already turned its back.
-        state.units[id as usize].facing = back;
+        // It has already turned its back and run its first period.
+        let u = &mut state.units[id as usize];
+        u.facing = back;
+        if let Some(r) = &mut u.rout {
+            r.periods = 1;
+        }
         notes.push(Note::new(
             "WRG-BRK-03",
-            format!("{} break off but are still within reach: routed", name(state, id)),
+            format!(
+                "{} break off but the enemy could still reach them at pursuit speed: routed",
+                name(state, id)
+            ),
         ));
-        start_pursuit(data, state, enemy, id, dice, notes);
+        // The blow as they turned was struck; the pursuit begins (WRG-PURS-01).
+        for &e in &enemies {
+            begin_pursuit(data, state, e, id, notes);
+        }
     } else {
         notes.push(Note::new(
-            "WRG-BRK-01",
-            format!("{} break off and get clear {run}\"", name(state, id)),
+            "WRG-BRK-03",
+            format!("{} break off and outdistance pursuit", name(state, id)),
         ));
     }
 }
@@ -455,6 +438,23 @@ fn start_pursuit(
     dice: &mut dyn DiceSource,
     notes: &mut Vec<Note>,
 ) {
+    if begin_pursuit(data, state, winner, router, notes)
+        && let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice)
+    {
+        notes.push(blow_note(state, &b, "WRG-PURS-02"));
+    }
+}
+
+/// The victor of a fight sets out in pursuit of the unit it broke, unless it is an engine,
+/// holds a Hold order, is routing itself or is still fighting another enemy (WRG-PURS-01,
+/// WRG-R-41). Returns whether it pursues.
+fn begin_pursuit(
+    data: &Data,
+    state: &mut State,
+    winner: u16,
+    router: u16,
+    notes: &mut Vec<Note>,
+) -> bool {
     let w = &state.units[winner as usize];
     let holding =
         matches!(w.standing.order().map(|o| &o.verb), Some(crate::orders::Verb::Hold { .. }));
@@ -462,7 +462,7 @@ fn start_pursuit(
         .iter()
         .any(|&(a, b)| (a == winner && b != router) || (b == winner && a != router));
     if w.troop.is_engine() || holding || w.motion == Motion::Routing || busy || !w.on_table() {
-        return;
+        return false;
     }
     let from = w.at;
     state.units[winner as usize].pursuit =
@@ -471,9 +471,7 @@ fn start_pursuit(
         "WRG-PURS-01",
         format!("{} pursue {}", name(state, winner), name(state, router)),
     ));
-    if let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice) {
-        notes.push(blow_note(state, &b, "WRG-PURS-02"));
-    }
+    true
 }
 
 fn blow_note(state: &State, b: &crate::melee_phase::Blow, rule: &'static str) -> Note {
@@ -640,20 +638,7 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
         if t.on_table() && t.rout.is_some() {
             continue;
         }
-        let u = &mut state.units[i];
-        u.pursuit = None;
-        if u.on_table() {
-            let back = crate::after::pursuer_rally_point(data, p.farthest);
-            let dir = u.at - p.from;
-            let len = dir.length();
-            if len > 1e-9 {
-                u.at = p.from + dir * (back.min(len) / len);
-            }
-            notes.push(
-                Note::new("WRG-PURS-03", format!("{} give up the pursuit and fall back", u.name))
-                    .and("WRG-PURS-04"),
-            );
-        }
+        notes.extend(crate::move_phase::pursuit_ends(data, state, i as u16, "WRG-PURS-03"));
     }
     state.plans = [None, None];
 }
