@@ -21,6 +21,7 @@ pub mod combat;
 pub mod contact;
 pub mod controls;
 pub mod data;
+pub mod disorder;
 pub mod fire;
 pub mod fire_phase;
 pub mod ground;

@@ -18,7 +18,7 @@ use crate::state::{Away, Motion, Pursuit, State, break_unit};
 use crate::test_phase::Taken;
 use tabletop::dice::DiceSource;
 use tabletop::geometry::Point;
-use tabletop::rules::{RuleId, Side};
+use tabletop::rules::Side;
 
 /// Resolves the period with both plans in `state.plans`, returning what happened.
 pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec<Note> {
@@ -27,6 +27,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         [state.plans[0].clone().unwrap_or_default(), state.plans[1].clone().unwrap_or_default()];
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
+    let facings: Vec<tabletop::geometry::Facing> = state.units.iter().map(|u| u.facing).collect();
 
     let start_at: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let movement = crate::move_phase::move_all(data, state, dice);
@@ -36,6 +37,11 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         leave(state, id, why, &mut notes);
     }
     follow_generals(state);
+    // Disorganisation from the movement (WRG-DIS-03 .. -05, -07, -10 .. -12).
+    crate::disorder::raise_pursuits(state);
+    crate::disorder::raise_turns(state, &facings);
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, &mut notes);
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;
 
@@ -46,6 +52,8 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     notes.extend(shots.iter().map(|s| crate::fire_phase::shot_note(state, s)));
     notes.extend(crate::fire_phase::apply_general_shots(data, state, &shots));
     for h in &hits {
+        // Kept to the end-of-period tests (WRG-RFAC-16, WRG-RRES-01).
+        state.units[h.unit as usize].shot_at = h.shot_at_by;
         if h.men > 0 {
             notes.push(crate::fire_phase::hit_note(data, state, h));
         }
@@ -54,9 +62,13 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
             triggers.push((h.unit, Trigger::MissileLosses));
         }
     }
+    crate::disorder::raise_engine_fire(state, &shots);
+    crate::disorder::report(state, &mut notes);
     below_half(data, state, &start_figures, &under_attack, dice, &mut notes);
 
     // Hand-to-hand (WRG-MELEE), then what it leads to (WRG-AFTER).
+    crate::disorder::raise_lapping(data, state);
+    crate::disorder::report(state, &mut notes);
     let shooters: Vec<u16> = shots.iter().map(|s| s.shooter).collect();
     let before_melee: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
     let rounds = crate::melee_phase::fight_all(data, state, &shooters, dice);
@@ -86,11 +98,9 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     // Where each unit stands before the after-combat moves, for their notes.
     let mut stood: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
-    let mut broke_now: Vec<u16> = Vec::new();
     for o in &outcomes {
         match *o {
             Fought::Broke { unit } => {
-                broke_now.push(unit);
                 notes
                     .push(Note::new("WRG-ROUT-01", format!("{} break and run", name(state, unit))));
                 let winners: Vec<u16> = rounds
@@ -123,24 +133,9 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
             }
         }
     }
-    // A friendly unit within 15" broke (WRG-RT-05), unless the tester is fighting.
-    let fighting: Vec<u16> = rounds.iter().flat_map(|r| r.units).collect();
-    let within = data.movement.distances.reaction_within;
-    for &b in &broke_now {
-        let (side, at) = (state.units[b as usize].side, state.units[b as usize].at);
-        for u in &state.units {
-            if u.side == side
-                && u.id != b
-                && u.on_table()
-                && u.motion != Motion::Routing
-                && !fighting.contains(&u.id)
-                && u.at.distance(at) <= within + 1e-9
-            {
-                triggers.push((u.id, Trigger::FriendBroke));
-            }
-        }
-    }
     pursuit_blows(data, state, dice, &mut notes);
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, &mut notes);
     below_half(data, state, &before_melee, &under_attack, dice, &mut notes);
 
     // The tests at the end of the period (WRG-RT-11).
@@ -150,8 +145,23 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     triggers.retain(|(id, _)| {
         state.units[*id as usize].on_table() && state.units[*id as usize].motion != Motion::Routing
     });
-    let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
-    notes.extend(taken.iter().map(|t| test_note(state, t)));
+    // A friendly unit within 15" broke, however it broke (WRG-RT-05): those that broke in
+    // the tests make their untested friends test in turn.
+    let mut announced: Vec<u16> = Vec::new();
+    triggers.extend(crate::test_phase::friends_of_broken(data, state, &mut announced, &[]));
+    let mut tested: Vec<u16> = Vec::new();
+    loop {
+        let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
+        notes.extend(taken.iter().map(|t| test_note(state, t)));
+        tested.extend(taken.iter().map(|t| t.unit));
+        triggers = crate::test_phase::friends_of_broken(data, state, &mut announced, &tested);
+        triggers.retain(|(id, _)| state.units[*id as usize].motion != Motion::Routing);
+        if triggers.is_empty() {
+            break;
+        }
+    }
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, &mut notes);
     end(data, state, &mut notes);
     notes
 }
@@ -172,13 +182,17 @@ fn begin(
 ) {
     crate::state::begin_period(state);
     notes.push(Note::new("WRG-MOVE-01", format!("Period {} begins", state.period)));
+    crate::disorder::end_engine_fire(state);
     for u in &mut state.units {
         if u.motion != Motion::Routing {
             u.motion = Motion::Still;
         }
         u.moved = 0.0;
+        u.shot_at = 0;
+        u.broke_at = None;
         expire_causes(u);
     }
+    crate::disorder::update_states(data, state);
     returns(data, state, dice, notes);
     crate::state::ride_messengers(data, state);
     for side in Side::BOTH {
@@ -213,6 +227,13 @@ fn begin(
         for &id in &plan.break_off {
             break_off(data, state, id, dice, notes);
         }
+    }
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, notes);
+    // Optional tests the sides asked for (WRG-RT-01, WRG-RRES-10).
+    let asked: Vec<u16> = plans.iter().flat_map(|p| p.test.iter().copied()).collect();
+    if !asked.is_empty() {
+        notes.extend(crate::test_phase::optional_tests(data, state, &asked, dice));
     }
 }
 
@@ -562,6 +583,8 @@ fn below_half(
             BelowHalf::AsRead => {}
             BelowHalf::LeavesField => {
                 let u = &mut state.units[t.unit as usize];
+                // Its friends within 15" test as for a break (WRG-RT-05).
+                u.broke_at = Some(u.at);
                 u.rout = None;
                 u.motion = Motion::Retired;
                 u.standing.close(Closed::Displaced);
@@ -668,28 +691,9 @@ pub fn effect_words(e: Effect) -> String {
     }
 }
 
-/// A reaction test told for the log (WRG-RTP-01 .. -04, the trigger's rule and the result's).
+/// A reaction test told for the log (see [`crate::test_phase::note`]).
 pub fn test_note(state: &State, t: &Taken) -> Note {
-    Note {
-        rules: vec![
-            RuleId::new(t.trigger.rule()),
-            RuleId::new("WRG-RTP-04"),
-            RuleId::new(t.outcome.effect.rule()),
-        ],
-        text: format!(
-            "{} test: {} {} make {}, score {} on chart {}: {}",
-            name(state, t.unit),
-            t.outcome.dice_count,
-            if t.outcome.dice_count == 1 { "die" } else { "dice" },
-            t.outcome.dice_total,
-            t.outcome.score,
-            t.outcome.chart,
-            effect_words(t.outcome.effect)
-        ),
-        rolls: t.rolls.clone(),
-        totals: vec![],
-        fact: None,
-    }
+    crate::test_phase::note(state, t)
 }
 
 #[cfg(test)]

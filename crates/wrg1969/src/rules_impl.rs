@@ -305,6 +305,7 @@ impl Wrg1969 {
         if let Some(g) = &plan.general {
             check_general_ride(data, st, side, g)?;
         }
+        crate::test_phase::check_plan(data, st, side, plan)?;
         let contacts = if plan.break_off.is_empty() {
             Vec::new()
         } else {

@@ -88,6 +88,17 @@ pub struct Unit {
     /// Off the table (WRG-LEAVE).
     #[serde(default)]
     pub away: Option<Away>,
+    /// Enemy figures that shot at it this period (WRG-RFAC-16), kept to the end-of-period
+    /// tests.
+    #[serde(default)]
+    pub shot_at: u32,
+    /// Where it broke, when it broke (or was sent off by its below-half test) this period: its
+    /// friends within 15" of there test (WRG-RT-05).
+    #[serde(default)]
+    pub broke_at: Option<Point>,
+    /// The causes of disorganisation the log has told of (WRG-DIS-01, -02).
+    #[serde(default)]
+    pub causes_told: Vec<crate::combat::Cause>,
     /// A fall-back the after-combat rules impose on it next period (WRG-AFTER-02, -04).
     #[serde(default)]
     pub falling_back: Option<FallingBack>,
@@ -338,6 +349,9 @@ pub fn setup(scenario: &Scenario) -> State {
                 rout: None,
                 pursuit: None,
                 away: None,
+                shot_at: 0,
+                broke_at: None,
+                causes_told: Vec::new(),
                 falling_back: None,
             });
         }
@@ -766,6 +780,7 @@ pub fn break_unit_from(state: &mut State, id: u16, enemy: Option<u16>) {
     });
     let Some(u) = state.units.get_mut(id as usize) else { return };
     if u.rout.is_none() {
+        u.broke_at = Some(u.at);
         u.rout = Some(Rout { periods: 0, broke_in: period });
         // It turns its back on the enemy and runs straight back, square to its old front
         // (WRG-ROUT-01).
