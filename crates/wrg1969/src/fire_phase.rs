@@ -146,7 +146,7 @@ fn armament(data: &Data, u: &Unit) -> Option<(MissileWeapon, u32, f64, bool, Opt
 }
 
 /// Whether a point stands in partial cover: a wood, trees or a village (WRG-TAC-02).
-fn in_cover(state: &State, at: Point) -> bool {
+pub fn in_cover(state: &State, at: Point) -> bool {
     state.table.areas.iter().any(|a| {
         matches!(a.kind, AreaKind::Wood | AreaKind::DenseTrees | AreaKind::Village)
             && a.polygon.contains(at)

@@ -65,24 +65,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let rounds = crate::melee_phase::fight_all(data, state, &shooters, dice);
     for r in &rounds {
         let [a, b] = r.units;
-        let mut rolls = r.rolls[0].clone();
-        rolls.extend(r.rolls[1].iter().cloned());
-        notes.push(
-            Note::new(
-                "WRG-MELEE-05",
-                format!(
-                    "{} ({} figures) and {} ({} figures) fight: {} and {} men lost",
-                    name(state, a),
-                    r.figures[0],
-                    name(state, b),
-                    r.figures[1],
-                    r.dealt[1],
-                    r.dealt[0]
-                ),
-            )
-            .and("WRG-MELEE-06")
-            .with_rolls(rolls),
-        );
+        notes.extend(crate::melee_phase::round_notes(data, state, r, &before_melee));
         general_share(data, state, a, r.dealt[1], &mut notes);
         general_share(data, state, b, r.dealt[0], &mut notes);
     }
@@ -375,7 +358,7 @@ fn break_off(
         .collect();
     let Some(&enemy) = enemies.first() else { return };
     if let Some(b) = crate::melee_phase::free_blow(data, state, enemy, id, dice) {
-        notes.push(blow_note(state, &b, "WRG-BRK-02"));
+        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-BRK-02"));
     }
     let u = &mut state.units[id as usize];
     let run = crate::moves::rout_speed(data, u.troop, 1);
@@ -435,23 +418,8 @@ fn start_pursuit(
         format!("{} pursue {}", name(state, winner), name(state, router)),
     ));
     if let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice) {
-        notes.push(blow_note(state, &b, "WRG-PURS-02"));
+        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
     }
-}
-
-fn blow_note(state: &State, b: &crate::melee_phase::Blow, rule: &'static str) -> Note {
-    Note::new(
-        rule,
-        format!(
-            "{} strike {} without reply: {} figures, {} men lost",
-            name(state, b.striker),
-            name(state, b.target),
-            b.figures,
-            b.men
-        ),
-    )
-    .and("WRG-PURS-05")
-    .with_rolls(b.rolls.clone())
 }
 
 /// Pursuers still in contact with their routers at the end of the period strike again
@@ -470,7 +438,7 @@ fn pursuit_blows(data: &Data, state: &mut State, dice: &mut dyn DiceSource, note
         if touching
             && let Some(b) = crate::melee_phase::free_blow(data, state, i as u16, p.target, dice)
         {
-            notes.push(blow_note(state, &b, "WRG-PURS-02"));
+            notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
         }
     }
 }
