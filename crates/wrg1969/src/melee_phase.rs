@@ -550,7 +550,7 @@ pub fn free_blow(
 
 /// Adds the totals of one side's blows to a note: figures, factor and men, each with its
 /// parts, and the rules they applied.
-fn with_blows(mut n: Note, who: &str, b: &Blows) -> Note {
+pub(crate) fn with_blows(mut n: Note, who: &str, b: &Blows) -> Note {
     let who = possessive(who);
     let mut figures = Total::new(format!("{who} figures"));
     for c in &b.counted {
@@ -579,8 +579,21 @@ fn with_blows(mut n: Note, who: &str, b: &Blows) -> Note {
 }
 
 /// A unit's name as a possessive: "Hoplites'", "Spanish cavalry's".
-fn possessive(name: &str) -> String {
+pub(crate) fn possessive(name: &str) -> String {
     if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
+}
+
+/// Counts a side's striking figures anew (a rider's fight, WRG-CHORD-05): `n` figures, and the
+/// casualty table read again for them.
+pub(crate) fn recount(data: &Data, b: &mut Blows, n: u32, what: &str) {
+    b.counted = vec![crate::fire_phase::Counted {
+        rule: "WRG-MELEE-01".into(),
+        what: what.into(),
+        figures: n,
+    }];
+    b.figures = n;
+    b.reading = men_lost(data, b.total, n);
+    b.men = b.reading.men;
 }
 
 /// Adds a part with a rule given as text.

@@ -25,6 +25,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut notes = Vec::new();
     let plans: [Plan; 2] =
         [state.plans[0].clone().unwrap_or_default(), state.plans[1].clone().unwrap_or_default()];
+    let had_order: Vec<bool> = state.units.iter().map(|u| u.standing.order().is_some()).collect();
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
 
@@ -69,6 +70,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         general_share(data, state, a, r.dealt[1], &mut notes);
         general_share(data, state, b, r.dealt[0], &mut notes);
     }
+    notes.extend(crate::riders::caught(data, state, dice));
     let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
     let mut broke_now: Vec<u16> = Vec::new();
     for o in &outcomes {
@@ -143,6 +145,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
     notes.extend(taken.iter().map(|t| test_note(state, t)));
     end(data, state, &mut notes);
+    notes.extend(crate::orders::closed_notes(state, &had_order));
     notes
 }
 
@@ -160,8 +163,9 @@ fn begin(
     dice: &mut dyn DiceSource,
     notes: &mut Vec<Note>,
 ) {
-    crate::state::begin_period(state);
+    let taken = crate::state::begin_period(state);
     notes.push(Note::new("WRG-MOVE-01", format!("Period {} begins", state.period)));
+    notes.extend(taken);
     for u in &mut state.units {
         if u.motion != Motion::Routing {
             u.motion = Motion::Still;
@@ -170,35 +174,30 @@ fn begin(
         expire_causes(u);
     }
     returns(data, state, dice, notes);
-    crate::state::ride_messengers(data, state);
+    notes.extend(crate::state::ride_messengers(data, state));
     for side in Side::BOTH {
         let plan = &plans[side.index()];
-        if let Some(g) = &plan.general {
-            ride_general(state, side, g);
+        for m in plan.moves.iter().filter(|m| matches!(m.step, crate::plan::Step::Halt)) {
+            if crate::move_phase::check_move(data, state, side, m).is_ok() {
+                notes.push(crate::orders::halt_note(state, m.unit));
+            }
         }
         for d in &plan.dictate {
+            notes.push(crate::orders::dictated(state, side, d.unit, &d.order));
             let Some(u) = state.units.get_mut(d.unit as usize) else { continue };
             if u.awaiting_order {
                 u.standing = Standing::Active { order: d.order.clone() };
                 u.awaiting_order = false;
                 u.incoming = None;
-                notes
-                    .push(Note::new("WRG-RRES-05", format!("{} take a new order at once", u.name)));
             } else {
                 crate::state::apply_dictate(state, side, d.unit, &d.order);
-                notes.push(Note::new(
-                    "WRG-CHORD-02",
-                    format!("{side}'s General dictates a new order for {}", name(state, d.unit)),
-                ));
             }
         }
+        notes.extend(crate::riders::ride_general(data, state, side, plan.general.as_ref()));
         if let Some(k) = plan.signal
             && let Ok(reached) = crate::state::give_signal(data, state, side, k as usize)
         {
-            notes.push(Note::new(
-                "WRG-CHORD-08",
-                format!("{side}'s General gives signal {k}: {} units see it", reached.len()),
-            ));
+            notes.push(crate::orders::signal_note(state, side, k, &reached));
         }
         for &id in &plan.break_off {
             break_off(data, state, id, dice, notes);
@@ -221,22 +220,6 @@ fn expire_causes(u: &mut crate::state::Unit) {
     }
     u.causes = kept;
     u.causes_at_start = u.causes.clone();
-}
-
-/// The General rides to a point, or to a unit's standard and joins it (WRG-CHORD-04, -10).
-fn ride_general(state: &mut State, side: Side, to: &crate::plan::GeneralMove) {
-    let unit_at = to.join.and_then(|j| state.units.get(j as usize)).map(|u| u.at);
-    let Some(g) = state.generals.iter_mut().find(|g| g.side == side) else { return };
-    match (to.join, unit_at) {
-        (Some(j), Some(at)) => {
-            g.at = at;
-            g.attached = Some(j);
-        }
-        _ => {
-            g.at = Point::new(to.x, to.y);
-            g.attached = None;
-        }
-    }
 }
 
 /// A General with a unit stays at its standard (WRG-CHORD-10).
