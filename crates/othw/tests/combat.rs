@@ -438,3 +438,23 @@ fn othw_cmb_22_one_combat_action_a_phase_and_defending_does_not_count() {
     // B0 defended in red's phase; it may still fight in its own.
     fight(&mut st, 1, S, &[3, 2, 2, 2, 2, 2]);
 }
+
+/// Checks OTHW-CMB-17 with OTHW-CMB-19: the winner follows up only from where it fought. The
+/// cavalry beats an elephant from the rear; the elephant rampages about, fights the cavalry
+/// again and, winning that round at 0, is destroyed; the cavalry, beaten, falls back twice. Its
+/// first victory gives it no follow-up from its new square three squares away.
+#[test]
+fn othw_cmb_17_a_winner_driven_back_by_the_losers_rampage_does_not_follow_up() {
+    let mut st = battle(&["Cavalry"], &["Elephants"]);
+    put(&mut st, 1, 5, 4, S);
+    put(&mut st, 0, 5, 5, S);
+    st.units[1].sp = 2;
+    // Phase end 3; cavalry [3 1] at 3+ (rear): 1 hit; rampage roll 3 (rear); the elephant
+    // [5 5 1] at 5+: 2 hits; the cavalry strikes back [6 1] at 6+: 1 hit; its retreat tests
+    // [1 1 1] all fail. No follow-up test follows.
+    let ev = fight(&mut st, 0, S, &[3, 3, 1, 3, 5, 5, 1, 6, 1, 1, 1, 1]);
+    assert_eq!(st.units[1].status, Status::Gone);
+    let c = &st.units[0];
+    assert_eq!((c.pos, c.facing, c.sp), (at(5, 7), N, 1));
+    assert!(!logged(&ev, "follows up"), "{:#?}", log_of(&ev));
+}
