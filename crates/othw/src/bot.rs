@@ -40,7 +40,11 @@
 //!    its start. A reserve beyond its charge (farther than its move's worth of steps and one
 //!    more) waits even then while any other unit has something worth doing, and so does the
 //!    group advance: the reserves come up when the line has nothing to do.
-//! 6. The general's unit is exempt from the phase-end roll, so its actions wait until the
+//! 6. **Mahouts.** A rampaging elephant of its own is put down by its mahouts (an action, with
+//!    its phase-end roll) when its next rampage is likelier to fall on its own units than on the
+//!    enemy's: twice the chance of the one less twice the chance of the other, over the rampage
+//!    table, must be above [`Weights::attack_min`].
+//! 7. The general's unit is exempt from the phase-end roll, so its actions wait until the
 //!    others' are done (or the phase is over): the rest of the army acts first and the general
 //!    acts, rerolls and rallies where the fighting is.
 //!
@@ -824,6 +828,36 @@ fn fighter(k: &FighterKey) -> Fighter {
     }
 }
 
+/// The worth of the mahouts putting down the rampaging elephant `x`: twice the chance that its
+/// next rampage (the later rolls' table) falls on one of our units, less twice the chance it
+/// falls on the enemy's. A rampage goes up to M squares in the rolled direction and stops at
+/// the first unit in its way (OTHW-CMB-19, CMB-20).
+fn mahouts_score(r: &Othw, st: &State, x: &Unit) -> f64 {
+    let mut score = 0.0;
+    for turn in r.data.rules.rampage.later {
+        let f = match turn {
+            crate::data::RampageTurn::Left => x.facing.turned_left(),
+            crate::data::RampageTurn::Right => x.facing.turned_right(),
+            crate::data::RampageTurn::Rear => x.facing.reversed(),
+            crate::data::RampageTurn::Ahead | crate::data::RampageTurn::None => x.facing,
+        };
+        let mut p = x.pos;
+        for _ in 0..x.m {
+            p = p.step(f);
+            if !st.board.grid.in_bounds(p) || st.board.impassable(p) {
+                break;
+            }
+            if let Some(v) = st.at(p) {
+                let v = &st.units[usize::from(v)];
+                let hit = if v.status == Status::Fleeing { 1.0 } else { 2.0 };
+                score += if v.side == x.side { hit } else { -hit } / 6.0;
+                break;
+            }
+        }
+    }
+    score
+}
+
 fn is_fighting(x: &Unit) -> bool {
     matches!(x.status, Status::Ready | Status::Rampaging)
 }
@@ -1238,6 +1272,18 @@ impl Scripted {
                 && *v > best.1
             {
                 best = (c.clone(), *v);
+            }
+        }
+        // Our rampaging elephants: the mahouts put one down when its next rampage is more
+        // likely to fall on our own units than on the enemy's (OTHW-CMB-21).
+        if !st.phase_over {
+            for x in &st.units {
+                if x.side == side && x.status == Status::Rampaging && !x.flag(flags::FOUGHT) {
+                    let v = mahouts_score(r, st, x);
+                    if v > self.weights.attack_min && v > best.1 {
+                        best = (Command::Mahouts { unit: x.id }, v);
+                    }
+                }
             }
         }
         // The reserves out of reach and the group advance, when no other unit has anything

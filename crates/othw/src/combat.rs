@@ -69,101 +69,302 @@ pub struct Profile {
     pub need: u8,
 }
 
+/// Which number of a side a modifier works on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Term {
+    /// The dice it rolls.
+    Dice,
+    /// The score it needs to hit.
+    Need,
+}
+
+/// How a modifier changes its number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// Sets it.
+    Set,
+    /// Adds to it.
+    Add,
+    /// Makes it at least the value (the highest of several replacements applies).
+    AtLeast,
+    /// Makes it at most the value.
+    AtMost,
+}
+
+impl Op {
+    /// The number after this change.
+    pub fn apply(self, before: u8, value: u8) -> u8 {
+        match self {
+            Op::Set => value,
+            Op::Add => before.saturating_add(value),
+            Op::AtLeast => before.max(value),
+            Op::AtMost => before.min(value),
+        }
+    }
+}
+
+/// What set or changed a side's dice or its score to hit (OTHW-R-14's steps), each with its
+/// rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Factor {
+    /// The roster's Attack dice (OTHW-STAT-02).
+    Roster,
+    /// Hoplites against hoplites roll 3 (OTHW-TRT-02).
+    Hoplites,
+    /// Archers against skirmishers and light cavalry roll 3 (OTHW-TRT-01).
+    Archers,
+    /// Skirmishers against skirmishers roll 3 (OTHW-TRT-11).
+    VsSkirmishers,
+    /// Throwing spears at full strength (OTHW-TRT-03).
+    ThrowingSpears,
+    /// Either side in woods: 1 die (OTHW-CMB-07).
+    Forest,
+    /// Loose order in woods: 2 dice (OTHW-CMB-07, TRT-05).
+    LooseOrderForest,
+    /// The enemy in a ford (OTHW-CMB-08).
+    Ford,
+    /// No ford die: the enemy in the ford is in loose order (OTHW-TRT-05, R-22).
+    FordDenied,
+    /// On a hill against an enemy off it (OTHW-CMB-08).
+    Downhill,
+    /// The general's attack dice (OTHW-GEN-04).
+    General,
+    /// The target's Defence (OTHW-STAT-03, CMB-06).
+    Defence,
+    /// Hoplites against hoplites count D as 5 (OTHW-TRT-02).
+    HoplitesDefence,
+    /// An Indian elephant against an African one (OTHW-TRT-07).
+    IndianVsAfrican,
+    /// Elephants against Elephant Drill need 6 (OTHW-TRT-06).
+    ElephantDrill,
+    /// Elephants hit all troops on 5 (OTHW-TRT-12).
+    HitAllOn5,
+    /// A skirmisher against an elephant (OTHW-TRT-11).
+    SkirmisherVsElephant,
+    /// Attacking a phalanx from its flank (OTHW-TRT-04).
+    PhalanxFlank,
+    /// Attacking from the rear (OTHW-CMB-06).
+    Rear,
+    /// A die at or below the no-hit face never hits (OTHW-CMB-04).
+    NeverHits,
+}
+
+impl Factor {
+    /// The rule it applies.
+    pub fn rule(self) -> &'static str {
+        match self {
+            Factor::Roster => "OTHW-STAT-02",
+            Factor::Hoplites | Factor::HoplitesDefence => "OTHW-TRT-02",
+            Factor::Archers => "OTHW-TRT-01",
+            Factor::VsSkirmishers | Factor::SkirmisherVsElephant => "OTHW-TRT-11",
+            Factor::ThrowingSpears => "OTHW-TRT-03",
+            Factor::Forest => "OTHW-CMB-07",
+            Factor::LooseOrderForest | Factor::FordDenied => "OTHW-TRT-05",
+            Factor::Ford | Factor::Downhill => "OTHW-CMB-08",
+            Factor::General => "OTHW-GEN-04",
+            Factor::Defence => "OTHW-STAT-03",
+            Factor::IndianVsAfrican => "OTHW-TRT-07",
+            Factor::ElephantDrill => "OTHW-TRT-06",
+            Factor::HitAllOn5 => "OTHW-TRT-12",
+            Factor::PhalanxFlank => "OTHW-TRT-04",
+            Factor::Rear => "OTHW-CMB-06",
+            Factor::NeverHits => "OTHW-CMB-04",
+        }
+    }
+
+    /// A second rule it applies, where it has one.
+    pub fn also(self) -> Option<&'static str> {
+        match self {
+            Factor::LooseOrderForest => Some("OTHW-CMB-07"),
+            Factor::FordDenied => Some("OTHW-CMB-08"),
+            Factor::Defence => Some("OTHW-CMB-06"),
+            _ => None,
+        }
+    }
+
+    /// The number it works on.
+    pub fn term(self) -> Term {
+        match self {
+            Factor::Roster
+            | Factor::Hoplites
+            | Factor::Archers
+            | Factor::VsSkirmishers
+            | Factor::ThrowingSpears
+            | Factor::Forest
+            | Factor::LooseOrderForest
+            | Factor::Ford
+            | Factor::FordDenied
+            | Factor::Downhill
+            | Factor::General => Term::Dice,
+            _ => Term::Need,
+        }
+    }
+
+    /// In a few words.
+    pub fn words(self) -> &'static str {
+        match self {
+            Factor::Roster => "A",
+            Factor::Hoplites => "hoplites against hoplites",
+            Factor::Archers => "archers against skirmishers or light cavalry",
+            Factor::VsSkirmishers => "skirmishers against skirmishers",
+            Factor::ThrowingSpears => "throwing spears at full strength",
+            Factor::Forest => "fighting in woods",
+            Factor::LooseOrderForest => "loose order in woods",
+            Factor::Ford => "enemy in a ford",
+            Factor::FordDenied => "no ford die against loose order",
+            Factor::Downhill => "downhill",
+            Factor::General => "general",
+            Factor::Defence => "D",
+            Factor::HoplitesDefence => "hoplites' D",
+            Factor::IndianVsAfrican => "Indian against African",
+            Factor::ElephantDrill => "against elephant drill",
+            Factor::HitAllOn5 => "elephants hit all troops on",
+            Factor::SkirmisherVsElephant => "skirmisher against elephant",
+            Factor::PhalanxFlank => "phalanx's flank",
+            Factor::Rear => "from the rear",
+            Factor::NeverHits => "a 1 never hits",
+        }
+    }
+}
+
+/// One step of how a side's dice or score was made: a factor, how it changes its number, and
+/// the value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Modifier {
+    /// What applied.
+    pub factor: Factor,
+    /// How.
+    pub op: Op,
+    /// The value it sets or adds.
+    pub value: u8,
+}
+
+impl Modifier {
+    /// The modifier in words with its rule, e.g. `+1 throwing spears at full strength
+    /// [OTHW-TRT-03]`.
+    pub fn describe(&self) -> String {
+        let v = self.value;
+        let what = match (self.factor, self.op) {
+            (Factor::Roster | Factor::Defence | Factor::HoplitesDefence, _) => {
+                format!("{} {v}", self.factor.words())
+            }
+            (Factor::FordDenied, _) => self.factor.words().to_string(),
+            (Factor::NeverHits, _) => format!("at least {v}: {}", self.factor.words()),
+            (_, Op::Add) => format!("+{v} {}", self.factor.words()),
+            (_, Op::AtMost) => format!("{}: at most {v}", self.factor.words()),
+            (_, Op::AtLeast) => format!("{}: at least {v}", self.factor.words()),
+            (_, Op::Set) => format!("{}: {v}", self.factor.words()),
+        };
+        match self.factor.also() {
+            Some(also) if self.factor != Factor::Defence => {
+                format!("{what} [{}][{also}]", self.factor.rule())
+            }
+            _ => format!("{what} [{}]", self.factor.rule()),
+        }
+    }
+}
+
+/// Folds modifiers of one term in order into the number they make.
+pub fn total(mods: impl IntoIterator<Item = Modifier>, term: Term) -> u8 {
+    mods.into_iter().filter(|m| m.factor.term() == term).fold(0, |n, m| m.op.apply(n, m.value))
+}
+
 /// The dice `me` rolls against `foe` and the score it needs (OTHW-R-14's order). `aspect` is
 /// where `me` stands seen from `foe`; `general_dice` are the general's added dice (attacker
-/// only). Each rule that sets them is handed to `rule` as it applies, in order (the same rule
-/// may come twice in a row), for the event that reports them.
+/// only). Each modifier that applies is handed to `note` as it applies, in order, so that the
+/// event can list how the numbers were made; folding them ([`total`]) gives the profile.
 pub fn profile(
     data: &Data,
     me: &Combatant,
     foe: &Combatant,
     aspect: Aspect,
     general_dice: u8,
-    mut rule: impl FnMut(&'static str),
+    mut note: impl FnMut(Modifier),
 ) -> Profile {
     let t = &data.traits;
     let c = &data.rules.combat;
-    rule("OTHW-STAT-02");
-    rule("OTHW-CMB-05");
+    let mut step = |factor: Factor, op: Op, value: u8, n: &mut u8| {
+        *n = op.apply(*n, value);
+        note(Modifier { factor, op, value });
+    };
     // Dice: the roster's A, then replacements (the highest applies).
-    let mut dice = me.a;
-    let mut repl: Option<u8> = None;
-    let mut replace = |v: u8| repl = Some(repl.map_or(v, |r: u8| r.max(v)));
+    let mut dice = 0;
+    step(Factor::Roster, Op::Set, me.a, &mut dice);
+    let mut replaced = false;
+    let mut replace =
+        |factor: Factor, v: u8, dice: &mut u8, step: &mut dyn FnMut(Factor, Op, u8, &mut u8)| {
+            step(factor, if replaced { Op::AtLeast } else { Op::Set }, v, dice);
+            replaced = true;
+        };
     if me.has(Special::Hoplites) && foe.has(Special::Hoplites) {
-        replace(t.hoplites.attack);
-        rule("OTHW-TRT-02");
+        replace(Factor::Hoplites, t.hoplites.attack, &mut dice, &mut step);
     }
     if me.has(Special::Archers) && (foe.is_skirmisher() || foe.class == Class::LightCavalry) {
-        replace(t.archers.attack);
-        rule("OTHW-TRT-01");
+        replace(Factor::Archers, t.archers.attack, &mut dice, &mut step);
     }
     if me.has(Special::VsSkirmishersA3) && foe.is_skirmisher() {
-        replace(t.skirmisher.vs_skirmisher_attack);
-        rule("OTHW-TRT-11");
-    }
-    if let Some(r) = repl {
-        dice = r;
+        replace(Factor::VsSkirmishers, t.skirmisher.vs_skirmisher_attack, &mut dice, &mut step);
     }
     if me.has(Special::ThrowingSpears) && me.sp == me.s {
-        dice += t.throwing_spears.extra_dice;
-        rule("OTHW-TRT-03");
+        step(Factor::ThrowingSpears, Op::Add, t.throwing_spears.extra_dice, &mut dice);
     }
     if me.terrain == CellTerrain::Wood || foe.terrain == CellTerrain::Wood {
-        dice =
-            if me.has(Special::LooseOrder) { t.loose_order.forest_attack } else { c.forest_attack };
-        rule("OTHW-CMB-07");
+        if me.has(Special::LooseOrder) {
+            step(Factor::LooseOrderForest, Op::Set, t.loose_order.forest_attack, &mut dice);
+        } else {
+            step(Factor::Forest, Op::Set, c.forest_attack, &mut dice);
+        }
     }
-    if foe.terrain == CellTerrain::Ford && !foe.has(Special::LooseOrder) {
-        dice += c.ford_bonus;
-        rule("OTHW-CMB-08");
+    if foe.terrain == CellTerrain::Ford {
+        if foe.has(Special::LooseOrder) {
+            step(Factor::FordDenied, Op::Add, 0, &mut dice);
+        } else {
+            step(Factor::Ford, Op::Add, c.ford_bonus, &mut dice);
+        }
     }
     if me.terrain == CellTerrain::Hill && foe.terrain != CellTerrain::Hill {
-        dice += c.downhill_bonus;
-        rule("OTHW-CMB-08");
+        step(Factor::Downhill, Op::Add, c.downhill_bonus, &mut dice);
     }
     if general_dice > 0 {
-        dice += general_dice;
-        rule("OTHW-GEN-04");
+        step(Factor::General, Op::Add, general_dice, &mut dice);
     }
     // The score: the target's D, then specials, then the Phalanx flank, then the rear.
-    rule("OTHW-CMB-06");
-    let mut need = foe.d;
+    let mut need = 0;
+    step(Factor::Defence, Op::Set, foe.d, &mut need);
     if me.has(Special::Hoplites) && foe.has(Special::Hoplites) {
-        need = t.hoplites.defence;
+        step(Factor::HoplitesDefence, Op::Set, t.hoplites.defence, &mut need);
     }
     if me.is_elephant() && me.has(Special::HitAllOn5) {
         if foe.is_elephant() {
             if me.has(Special::Indian) && foe.has(Special::African) {
-                need = t.indian.vs_african_hit;
-                rule("OTHW-TRT-07");
+                step(Factor::IndianVsAfrican, Op::Set, t.indian.vs_african_hit, &mut need);
             }
         } else if foe.has(Special::ElephantDrill) {
-            need = t.elephant_drill.elephant_hit;
-            rule("OTHW-TRT-06");
+            step(Factor::ElephantDrill, Op::Set, t.elephant_drill.elephant_hit, &mut need);
         } else {
-            need = need.min(t.elephant.hit_all);
-            rule("OTHW-TRT-12");
+            step(Factor::HitAllOn5, Op::AtMost, t.elephant.hit_all, &mut need);
         }
     } else if me.is_elephant() && foe.has(Special::ElephantDrill) {
-        need = t.elephant_drill.elephant_hit;
-        rule("OTHW-TRT-06");
+        step(Factor::ElephantDrill, Op::Set, t.elephant_drill.elephant_hit, &mut need);
     }
     if me.is_skirmisher()
         && foe.is_elephant()
         && (me.has(Special::HitElephants5) || foe.has(Special::D5VsSkirmishers))
     {
-        need = t.skirmisher.vs_elephant_hit;
-        rule("OTHW-TRT-11");
+        step(Factor::SkirmisherVsElephant, Op::Set, t.skirmisher.vs_elephant_hit, &mut need);
     }
     if aspect == Aspect::Flank && foe.has(Special::Phalanx) {
-        need = need.min(t.phalanx.flank_hit);
-        rule("OTHW-TRT-04");
+        step(Factor::PhalanxFlank, Op::AtMost, t.phalanx.flank_hit, &mut need);
     }
     if aspect == Aspect::Rear {
-        need = c.rear_hit;
-        rule("OTHW-CMB-06");
+        step(Factor::Rear, Op::Set, c.rear_hit, &mut need);
     }
-    need = need.max(c.never_hits_at_most + 1);
+    if need <= c.never_hits_at_most {
+        step(Factor::NeverHits, Op::AtLeast, c.never_hits_at_most + 1, &mut need);
+    }
     Profile { dice, need }
 }
 

@@ -10,8 +10,8 @@ use crate::Othw;
 use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile, round_end};
 use crate::data::{FateResult, RampageTurn, RetreatStep, Special};
 use crate::state::{
-    ActionKind, Command, EMPTY, Event, GoneHow, Placement, State, Status, TestKind, Unit, UnitId,
-    apply, flags,
+    ActionKind, Cites, Command, EMPTY, Event, GeneralUse, GoneHow, MoraleCause, Part, Placement,
+    Role, State, Status, TestKind, Unit, UnitId, apply, flags,
 };
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -34,7 +34,9 @@ pub(crate) struct Ctx<'a> {
     pub st: &'a mut State,
     pub ev: Vec<Event>,
     pub dice: &'a mut dyn DiceSource,
-    drops: Vec<(Side, u8, Cow<'static, str>, &'static str)>,
+    drops: Vec<(Side, u8, MoraleCause, Cow<'static, str>, &'static str)>,
+    /// Step 1 of a phase is under way (OTHW-SEQ-02).
+    in_step1: bool,
 }
 
 fn rid(s: &'static str) -> RuleId {
@@ -58,7 +60,7 @@ impl<'a> Ctx<'a> {
             Command::GroupMove { units, .. } => SMALL.max(3 + units.len()),
             _ => SMALL,
         };
-        Ctx { r, st, ev: Vec::with_capacity(events), dice, drops: Vec::new() }
+        Ctx { r, st, ev: Vec::with_capacity(events), dice, drops: Vec::new(), in_step1: false }
     }
 
     /// Records an event and applies it to the state.
@@ -86,10 +88,24 @@ impl<'a> Ctx<'a> {
         how: Placement,
         rule: &'static str,
     ) {
+        self.place_citing(u, to, facing, how, rule, Cites::NONE);
+    }
+
+    /// [`Ctx::place`], citing further rules the placement applied (and step 1 while in it).
+    fn place_citing(
+        &mut self,
+        u: UnitId,
+        to: CellPos,
+        facing: GridFacing,
+        how: Placement,
+        rule: &'static str,
+        also: Cites,
+    ) {
         let x = &self.st.units[u as usize];
         if x.pos == to && x.facing == facing {
             return;
         }
+        let also = if self.in_step1 { also.with(Cites::STEP1) } else { also };
         let e = Event::Placed {
             unit: u,
             name: self.name(u),
@@ -98,6 +114,7 @@ impl<'a> Ctx<'a> {
             facing,
             how,
             rule: rid(rule),
+            also,
         };
         self.emit(e);
     }
@@ -118,9 +135,16 @@ impl<'a> Ctx<'a> {
         self.emit(e);
     }
 
-    fn queue_drop(&mut self, side: Side, n: u8, why: String, rule: &'static str) {
+    fn queue_drop(
+        &mut self,
+        side: Side,
+        n: u8,
+        cause: MoraleCause,
+        why: String,
+        rule: &'static str,
+    ) {
         if n > 0 {
-            self.drops.push((side, n, why.into(), rule));
+            self.drops.push((side, n, cause, why.into(), rule));
         }
     }
 
@@ -129,31 +153,44 @@ impl<'a> Ctx<'a> {
     // ----------------------------------------------------------------------------------------
 
     /// A Risk to General test (OTHW-GEN-06), and the Fate roll it may call for (GEN-07).
-    pub fn risk(&mut self, side: Side, for_attack: bool) {
+    pub fn risk(&mut self, side: Side, for_use: GeneralUse) {
         let Some(g) = self.st.side(side).general.clone() else { return };
         let roll = self.d6("risk to general", "OTHW-GEN-06");
-        let fate = roll.value <= self.r.data.rules.general.risk_fate_at_most;
-        let ignored = fate && for_attack && g.ignore_attack_risk > 0;
+        let fate_on = self.r.data.rules.general.risk_fate_at_most;
+        let fate = roll.value <= fate_on;
+        let ignored = fate && for_use == GeneralUse::Attack && g.ignore_attack_risk > 0;
         let mut roll = roll;
         if ignored {
             roll.rule = rid("OTHW-GEN-09");
         }
-        self.emit(Event::Risk { side, roll, fate: fate && !ignored, ignored });
+        self.emit(Event::Risk { side, for_use, roll, fate_on, fate: fate && !ignored, ignored });
         if !fate || ignored {
             return;
         }
         let rule = if g.fate_modifier != 0 { "OTHW-GEN-08" } else { "OTHW-GEN-07" };
         let roll = self.d6("fate roll", rule);
-        let total = roll.value as i8 + g.fate_modifier;
+        let modifier = g.fate_modifier;
+        let total = (roll.value as i8).saturating_add(modifier);
+        let table = &self.r.data.rules.general.fate;
         let result = self.r.data.rules.general.fate(total);
+        // The row that applied: the first reached, and the one before it.
+        let row = table.iter().position(|r| total <= r.up_to);
+        let band = match row {
+            Some(i) => [
+                if i == 0 { i8::MIN } else { table[i - 1].up_to.saturating_add(1) },
+                if i + 1 == table.len() { i8::MAX } else { table[i].up_to },
+            ],
+            None => [table.last().map_or(i8::MIN, |r| r.up_to.saturating_add(1)), i8::MAX],
+        };
         let absent_through =
             if side == self.st.phasing { self.st.phase_no + 2 } else { self.st.phase_no + 1 };
-        self.emit(Event::Fate { side, roll, total, result, absent_through });
+        self.emit(Event::Fate { side, roll, modifier, total, band, result, absent_through });
         if result == FateResult::Removed {
             let n = self.r.data.morale.drops.general_lost;
             self.queue_drop(
                 side,
                 n,
+                MoraleCause::General,
                 ["general ", &g.name, " removed by fate"].concat(),
                 "OTHW-VIC-05",
             );
@@ -169,7 +206,13 @@ impl<'a> Ctx<'a> {
         }
         self.emit(Event::GeneralLost { side, why: why.into(), rule: rid("OTHW-GEN-10") });
         let n = self.r.data.morale.drops.general_lost;
-        self.queue_drop(side, n, ["general ", &g.name, " lost"].concat(), "OTHW-VIC-05");
+        self.queue_drop(
+            side,
+            n,
+            MoraleCause::General,
+            ["general ", &g.name, " lost"].concat(),
+            "OTHW-VIC-05",
+        );
     }
 
     /// A leadership test for `u`, with the general's reroll when he is with it (OTHW-STAT-05,
@@ -203,7 +246,7 @@ impl<'a> Ctx<'a> {
                 passed,
                 reroll: true,
             });
-            self.risk(side, false);
+            self.risk(side, GeneralUse::Reroll);
             return passed;
         }
         false
@@ -225,20 +268,26 @@ impl<'a> Ctx<'a> {
     /// The work of [`Ctx::settle`], when drops are queued.
     fn settle_drops(&mut self) {
         while !self.drops.is_empty() {
-            let (side, n, why, rule) = self.drops.remove(0);
+            let (side, n, cause, why, rule) = self.drops.remove(0);
             for _ in 0..n {
                 let am = self.st.side(side).am;
                 if am == 0 {
                     break;
                 }
                 let to = am - 1;
-                self.emit(Event::Morale { side, from: am, to, why: why.clone(), rule: rid(rule) });
+                let e =
+                    Event::Morale { side, from: am, to, cause, why: why.clone(), rule: rid(rule) };
+                self.emit(e);
                 if to > self.r.data.morale.attrition_from {
                     continue;
                 }
                 let loss = self.r.data.morale.attrition_loss;
                 // Made once for all the units it costs strength.
-                let text: Cow<'static, str> = format!("army morale {to}").into();
+                let text: Cow<'static, str> = format!(
+                    "army morale {to}, at or below {}: L{to} or worse loses {loss}",
+                    self.r.data.morale.attrition_from
+                )
+                .into();
                 let mut broken = Vec::new();
                 for i in 0..self.st.units.len() {
                     let x = &self.st.units[i];
@@ -280,6 +329,7 @@ impl<'a> Ctx<'a> {
             gone: Some(how),
             why: why.into(),
             rule: rid(rule),
+            also: Cites::NONE,
         };
         self.emit(e);
         self.general_lost_with(u, "his unit left the field");
@@ -293,6 +343,7 @@ impl<'a> Ctx<'a> {
         self.queue_drop(
             side,
             n,
+            MoraleCause::Slaughtered(u),
             [&self.st.units[u as usize].name, " slaughtered"].concat(),
             "OTHW-VIC-04",
         );
@@ -300,6 +351,15 @@ impl<'a> Ctx<'a> {
 
     /// A unit at 0 SP breaks and flees, or, rampaging, is destroyed (OTHW-FLT-01).
     pub fn break_unit(&mut self, u: UnitId, cause: Cause) {
+        let why = match cause {
+            Cause::Combat => "0 strength points",
+            Cause::Attrition => "0 strength points by army-morale attrition",
+        };
+        self.break_citing(u, cause, Cites::NONE, why);
+    }
+
+    /// [`Ctx::break_unit`], saying why in words and citing further rules.
+    fn break_citing(&mut self, u: UnitId, cause: Cause, also: Cites, why: &'static str) {
         let x = self.st.units[u as usize].clone();
         if !x.on_board() || x.status == Status::Fleeing {
             return;
@@ -308,26 +368,34 @@ impl<'a> Ctx<'a> {
         if x.status == Status::Rampaging {
             self.remove(u, GoneHow::Destroyed, "destroyed while rampaging", "OTHW-CMB-20");
             if cause == Cause::Combat {
-                self.queue_drop(x.side, drop, [&x.name, " destroyed"].concat(), "OTHW-VIC-03");
+                let why = [&x.name, " destroyed"].concat();
+                self.queue_drop(x.side, drop, MoraleCause::Destroyed(u), why, "OTHW-VIC-03");
             }
             return;
         }
-        let why = match cause {
-            Cause::Combat => "0 strength points",
-            Cause::Attrition => "0 strength points by army-morale attrition",
-        };
         let rule = if cause == Cause::Combat { "OTHW-FLT-01" } else { "OTHW-VIC-08" };
+        let skirmisher = cause == Cause::Combat && x.is_skirmisher();
+        let (why, also) = if skirmisher {
+            (
+                Cow::Owned([why, "; a skirmisher: no army-morale loss"].concat()),
+                also.with(Cites::SKIRMISHER),
+            )
+        } else {
+            (Cow::Borrowed(why), also)
+        };
         let e = Event::Status {
             unit: u,
             name: x.name.clone(),
             status: Status::Fleeing,
             gone: None,
-            why: why.into(),
+            why,
             rule: rid(rule),
+            also,
         };
         self.emit(e);
         if cause == Cause::Combat && !x.is_skirmisher() {
-            self.queue_drop(x.side, drop, [&x.name, " broke"].concat(), "OTHW-VIC-03");
+            let why = [&x.name, " broke"].concat();
+            self.queue_drop(x.side, drop, MoraleCause::Broke(u), why, "OTHW-VIC-03");
         }
         self.general_lost_with(u, "his unit broke");
         if x.side == self.st.phasing {
@@ -425,21 +493,17 @@ impl<'a> Ctx<'a> {
             0
         };
         let (ca, cd) = (self.combatant(att), self.combatant(def));
-        // The rules that set the numbers, each once, in the order they first apply: the
-        // round's own, then the attacker's, then the defender's.
-        let mut rules: Vec<RuleId> = Vec::with_capacity(12);
-        rules.extend([rid("OTHW-CMB-01"), rid("OTHW-CMB-04")]);
-        if !strike_back {
-            rules.push(rid("OTHW-CMB-03"));
-        }
-        let mut note = |r: &'static str| {
-            if !rules.iter().any(|x| x.as_str() == r) {
-                rules.push(rid(r));
-            }
-        };
+        // How each side's numbers were made, step by step: the attacker's, then the defender's
+        // when it strikes back.
+        let mut parts: Vec<Part> = Vec::with_capacity(12);
         let data = &self.r.data;
-        let pa = profile(data, &ca, &cd, asp, gd, &mut note);
-        let pd = profile(data, &cd, &ca, Aspect::Front, 0, &mut note);
+        let pa = profile(data, &ca, &cd, asp, gd, |m| parts.push(Part::new(Role::Attacker, m)));
+        let pd = profile(data, &cd, &ca, Aspect::Front, 0, |m| {
+            if strike_back {
+                parts.push(Part::new(Role::Defender, m));
+            }
+        });
+        let also = if d.pursuing.is_some() && strike_back { Cites::PURSUER } else { Cites::NONE };
         let ar = self.roll_dice(pa.dice, "attack");
         let dr = if strike_back { self.roll_dice(pd.dice, "strike back") } else { Vec::new() };
         let mut hits_on_d = ar.iter().filter(|r| r.value >= pa.need).count() as u8;
@@ -457,10 +521,12 @@ impl<'a> Ctx<'a> {
             attacker_need: pa.need,
             defender_rolls: dr,
             defender_need: pd.need,
-            rules,
+            aspect: asp,
+            parts,
+            also,
         });
         if gd > 0 {
-            self.risk(a.side, true);
+            self.risk(a.side, GeneralUse::Attack);
         }
         // Archers reroll missed dice.
         let rerolls = self.r.data.traits.archers.rerolls as usize;
@@ -472,7 +538,7 @@ impl<'a> Ctx<'a> {
                     let roll = self.d6("archers' reroll", "OTHW-TRT-01");
                     let hit = roll.value >= need;
                     *hits += u8::from(hit);
-                    self.emit(Event::Reroll { unit: u, name: self.name(u), roll, hit });
+                    self.emit(Event::Reroll { unit: u, name: self.name(u), roll, need, hit });
                 }
             }
         }
@@ -488,6 +554,7 @@ impl<'a> Ctx<'a> {
                 let before = self.ev.len();
                 if self.test(u, TestKind::Phalanx, "OTHW-TRT-04") {
                     let c = self.r.data.traits.phalanx.cancels.min(*hits);
+                    let had = *hits;
                     *hits -= c;
                     let rolls = self.ev[before..]
                         .iter()
@@ -500,6 +567,8 @@ impl<'a> Ctx<'a> {
                         unit: u,
                         name: x.name.clone(),
                         rolls,
+                        need: x.l,
+                        hits: had,
                         cancelled: c,
                         rule: rid("OTHW-TRT-04"),
                     });
@@ -513,19 +582,21 @@ impl<'a> Ctx<'a> {
             {
                 let rolls: Vec<Roll> =
                     (0..g.rally).map(|_| self.d6("rally", "OTHW-GEN-05")).collect();
-                let ok =
-                    rolls.iter().filter(|r| r.value >= self.r.data.rules.general.rally_hit).count()
-                        as u8;
+                let need = self.r.data.rules.general.rally_hit;
+                let ok = rolls.iter().filter(|r| r.value >= need).count() as u8;
                 let c = ok.min(*hits);
+                let had = *hits;
                 *hits -= c;
                 self.emit(Event::Cancelled {
                     unit: u,
                     name: x.name.clone(),
                     rolls,
+                    need,
+                    hits: had,
                     cancelled: c,
                     rule: rid("OTHW-GEN-05"),
                 });
-                self.risk(x.side, false);
+                self.risk(x.side, GeneralUse::Rally);
             }
         }
         // Strength points, the result and who breaks (OTHW-CMB-09 to CMB-12).
@@ -577,7 +648,7 @@ impl<'a> Ctx<'a> {
             return;
         };
         let (w, l) = (ids[wi], ids[1 - wi]);
-        let square = self.st.units[l as usize].pos;
+        let (square, stood) = (self.st.units[l as usize].pos, self.st.units[w as usize].pos);
         let away = direction(self.st.units[w as usize].pos, square)
             .unwrap_or(self.st.units[w as usize].facing);
         let lx = self.st.units[l as usize].clone();
@@ -588,7 +659,7 @@ impl<'a> Ctx<'a> {
             self.break_unit(l, Cause::Combat);
         }
         if end.breaks[wi] {
-            self.break_unit(w, Cause::Combat);
+            self.break_citing(w, Cause::Combat, Cites::NONE, "0 strength points, though it won");
         }
         if !loser_broke {
             if rampaging {
@@ -613,7 +684,9 @@ impl<'a> Ctx<'a> {
             };
             self.emit(e);
         }
-        if self.st.at(square).is_none() {
+        // The winner follows up from where it fought: not if the loser's rampage has fought
+        // it again and moved it since.
+        if self.st.at(square).is_none() && self.st.units[w as usize].pos == stood {
             self.follow_up(w, square);
         }
     }
@@ -641,7 +714,8 @@ impl<'a> Ctx<'a> {
                 self.remove(l, GoneHow::PushedOff, "pushed off the board", "OTHW-CMB-15");
                 if !x.is_skirmisher() {
                     let n = self.r.data.morale.drops.combat_break;
-                    self.queue_drop(x.side, n, [&x.name, " pushed off"].concat(), "OTHW-VIC-03");
+                    let why = [&x.name, " pushed off"].concat();
+                    self.queue_drop(x.side, n, MoraleCause::PushedOff(l), why, "OTHW-VIC-03");
                 }
                 return false;
             }
@@ -677,7 +751,8 @@ impl<'a> Ctx<'a> {
     fn rampage_first(&mut self, u: UnitId, away: GridFacing) -> bool {
         let roll = self.d6("rampage", "OTHW-CMB-18");
         let turn = self.r.data.rules.rampage.first[(roll.value.clamp(1, 6) - 1) as usize];
-        self.emit(Event::Rampage { unit: u, name: self.name(u), roll, turn });
+        let table = self.r.data.rules.rampage.first;
+        self.emit(Event::Rampage { unit: u, name: self.name(u), roll, table, first: true, turn });
         if turn == RampageTurn::None {
             return self.retreat(u, away);
         }
@@ -688,6 +763,7 @@ impl<'a> Ctx<'a> {
             gone: None,
             why: "lost a round".into(),
             rule: rid("OTHW-CMB-18"),
+            also: Cites::NONE,
         };
         self.emit(e);
         self.rampage_move(u, turn);
@@ -710,7 +786,8 @@ impl<'a> Ctx<'a> {
             if !self.st.board.grid.in_bounds(q) {
                 self.remove(u, GoneHow::Destroyed, "rampaged off the board", "OTHW-CMB-19");
                 let n = self.r.data.morale.drops.combat_break;
-                self.queue_drop(x.side, n, [&x.name, " lost"].concat(), "OTHW-VIC-03");
+                let why = [&x.name, " lost"].concat();
+                self.queue_drop(x.side, n, MoraleCause::Destroyed(u), why, "OTHW-VIC-03");
                 return;
             }
             if self.st.board.impassable(q) {
@@ -733,14 +810,9 @@ impl<'a> Ctx<'a> {
     fn mahouts(&mut self, u: UnitId) {
         let x = self.st.units[u as usize].clone();
         let rolls: Vec<Roll> = (0..x.a).map(|_| self.d6("mahouts", "OTHW-CMB-21")).collect();
-        let hits = rolls.iter().filter(|r| r.value >= x.d.max(2)).count() as u8;
-        self.emit(Event::Cancelled {
-            unit: u,
-            name: x.name.clone(),
-            rolls,
-            cancelled: 0,
-            rule: rid("OTHW-CMB-21"),
-        });
+        let need = x.d.max(self.r.data.rules.combat.never_hits_at_most + 1);
+        let hits = rolls.iter().filter(|r| r.value >= need).count() as u8;
+        self.emit(Event::Mahouts { unit: u, name: x.name.clone(), rolls, need, hits });
         let nsp = x.sp.saturating_sub(hits);
         self.set_sp(u, nsp, format!("{hits} hits from its mahouts"), "OTHW-CMB-21");
         if nsp == 0 {
@@ -869,11 +941,13 @@ impl<'a> Ctx<'a> {
         if !any_unit_of(self.st, side, busy) {
             return;
         }
+        self.in_step1 = true;
         let rampaging = |x: &Unit| x.side == side && x.status == Status::Rampaging;
         self.each_unit(rampaging, |cx, u| {
             let roll = cx.d6("rampage", "OTHW-CMB-20");
             let turn = cx.r.data.rules.rampage.later[(roll.value.clamp(1, 6) - 1) as usize];
-            cx.emit(Event::Rampage { unit: u, name: cx.name(u), roll, turn });
+            let table = cx.r.data.rules.rampage.later;
+            cx.emit(Event::Rampage { unit: u, name: cx.name(u), roll, table, first: false, turn });
             cx.rampage_move(u, turn);
         });
         let fleeing = |x: &Unit| x.side == side && x.status == Status::Fleeing;
@@ -881,6 +955,7 @@ impl<'a> Ctx<'a> {
         let pursuing =
             |x: &Unit| x.side == side && x.status == Status::Ready && x.pursuing.is_some();
         self.each_unit(pursuing, |cx, u| cx.pursue(u));
+        self.in_step1 = false;
     }
 
     /// Runs `act` and then settles, for each unit in ID order (units are never added or
@@ -1028,6 +1103,54 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The rules a move of `u` to `to`, facing `facing`, applies besides its own: the points
+    /// (OTHW-STAT-01), forward steps (MOV-04), free turns (MOV-03), woods and fords (MOV-11,
+    /// TRT-05), and passing through friends on a straight way there (MOV-05, TRT-10; a group's
+    /// members pass through each other's squares, so `alone` is false for them).
+    fn move_cites(&self, u: UnitId, to: CellPos, facing: GridFacing, alone: bool) -> Cites {
+        let x = &self.st.units[u as usize];
+        let board = &self.st.board;
+        let mut c = Cites::POINTS;
+        let ahead = |f: GridFacing| {
+            // On a straight way along `f` to `to`: whether it passes friends, and whether it is
+            // open at all (no enemy, no friend it may not pass, no river).
+            let mut p = x.pos.step(f);
+            let (mut friends, mut open) = (false, true);
+            while board.grid.in_bounds(p) && p != to {
+                if let Some(v) = self.st.at(p) {
+                    friends = true;
+                    open &= crate::legal::can_pass(self.st, u, v);
+                }
+                open &= !board.impassable(p);
+                p = p.step(f);
+            }
+            (p == to).then_some((friends, open))
+        };
+        if x.pos != to {
+            c = c.with(Cites::FORWARD);
+        }
+        let straight = x.pos == to || ahead(x.facing).is_some();
+        if x.has(Special::FreeFacing) && (facing != x.facing || !straight) {
+            c = c.with(Cites::FREE_TURN);
+        }
+        if board.restricted(x.pos) || board.restricted(to) {
+            c = c.with(if !x.ignores_restricted() {
+                Cites::RESTRICTED
+            } else if x.has(Special::LooseOrder) {
+                Cites::LOOSE_ORDER
+            } else {
+                Cites::EXEMPT
+            });
+        }
+        if alone && x.pos != to {
+            let through = |f: GridFacing| ahead(f).is_some_and(|(friends, open)| friends && open);
+            if through(x.facing) || (facing != x.facing && through(facing)) {
+                c = c.with(Cites::THROUGH);
+            }
+        }
+        c
+    }
+
     /// Carries out a checked command.
     pub fn command(&mut self, side: Side, cmd: &Command) {
         match cmd {
@@ -1054,7 +1177,8 @@ impl<'a> Ctx<'a> {
                         });
                     }
                 } else {
-                    self.place(*unit, *to, *facing, Placement::Move, rule);
+                    let also = self.move_cites(*unit, *to, *facing, true);
+                    self.place_citing(*unit, *to, *facing, Placement::Move, rule, also);
                 }
                 self.finish(side, ends);
             }
@@ -1065,7 +1189,8 @@ impl<'a> Ctx<'a> {
                     for _ in 0..*steps {
                         p = p.step(*facing);
                     }
-                    self.place(u, p, *facing, Placement::Move, "OTHW-MOV-06");
+                    let also = self.move_cites(u, p, *facing, false);
+                    self.place_citing(u, p, *facing, Placement::Move, "OTHW-MOV-06", also);
                 }
                 self.finish(side, ends);
             }
@@ -1082,7 +1207,12 @@ impl<'a> Ctx<'a> {
                 let how = if *from == x.pos { Placement::Face } else { Placement::Move };
                 let prule =
                     if standing && x.has(Special::FreeFacing) { "OTHW-TRT-09" } else { rule };
-                self.place(*unit, *from, *facing, how, prule);
+                let also = if standing {
+                    Cites::NONE
+                } else {
+                    self.move_cites(*unit, *from, *facing, true)
+                };
+                self.place_citing(*unit, *from, *facing, how, prule, also);
                 if let Some(t) = self.st.at(from.step(*facing)) {
                     self.fight(*unit, t, *general_dice);
                 }
@@ -1107,14 +1237,16 @@ impl<'a> Ctx<'a> {
         rule: &'static str,
     ) -> bool {
         let names = units.iter().map(|&u| self.name(u)).collect();
-        self.emit(Event::Action { side, units: units.into(), names, kind, rule: rid(rule) });
         let exempt = units.iter().any(|&u| self.st.has_general(u));
+        let e = Event::Action { side, units: units.into(), names, kind, rule: rid(rule), exempt };
+        self.emit(e);
         if exempt || self.st.phase_over {
             return false;
         }
         let roll = self.d6("phase end", "OTHW-SEQ-04");
-        let ends = roll.value <= self.r.data.rules.sequence.phase_end_on;
-        self.emit(Event::PhaseEndRoll { roll, ends });
+        let ends_on = self.r.data.rules.sequence.phase_end_on;
+        let ends = roll.value <= ends_on;
+        self.emit(Event::PhaseEndRoll { roll, ends, ends_on });
         ends
     }
 
@@ -1150,7 +1282,7 @@ fn number_text(n: u8) -> Cow<'static, str> {
 /// "N hits", for the strength lost in a round.
 fn hits_text(n: u8) -> Cow<'static, str> {
     const TEXT: [&str; 10] = [
-        "0 hits", "1 hits", "2 hits", "3 hits", "4 hits", "5 hits", "6 hits", "7 hits", "8 hits",
+        "0 hits", "1 hit", "2 hits", "3 hits", "4 hits", "5 hits", "6 hits", "7 hits", "8 hits",
         "9 hits",
     ];
     match TEXT.get(usize::from(n)) {

@@ -24,14 +24,17 @@ pub mod search;
 pub mod state;
 pub mod view;
 
-/// The ready scenarios' texts (woods, fords, the river, hills among them), for the unit tests
-/// that play through battles.
+/// The ready scenarios' texts (woods, fords, the river, hills; every troop type and trait among
+/// them), for the unit tests that play through battles.
 #[cfg(test)]
-pub(crate) const READY_SCENARIOS: [&str; 4] = [
+pub(crate) const READY_SCENARIOS: [&str; 7] = [
     include_str!("../../../scenarios/othw/open_field.toml"),
     include_str!("../../../scenarios/othw/river_ford.toml"),
     include_str!("../../../scenarios/othw/hills_woods.toml"),
     include_str!("../../../scenarios/othw/generic.toml"),
+    include_str!("../../../scenarios/othw/gaugamela.toml"),
+    include_str!("../../../scenarios/othw/raphia.toml"),
+    include_str!("../../../scenarios/othw/zama.toml"),
 ];
 
 pub use data::Data;

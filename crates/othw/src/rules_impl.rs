@@ -49,10 +49,14 @@ impl Othw {
                 flags: 0,
             });
         }
+        let non_skirmishers =
+            |s: Side| sc.units.iter().filter(|u| u.side == s && !u.ty.is_skirmisher()).count();
+        let bonus =
+            |s: Side| sc.sides[s.index()].general.as_ref().map_or(0, |g| u32::from(g.army_morale));
         let side_state = |s: Side| {
             let x = &sc.sides[s.index()];
-            let n = sc.units.iter().filter(|u| u.side == s && !u.ty.is_skirmisher()).count();
-            let bonus = x.general.as_ref().map_or(0, |g| u32::from(g.army_morale));
+            let n = non_skirmishers(s);
+            let bonus = bonus(s);
             let am = (self.data.morale.starting(n as u32) + bonus).min(250) as u8;
             let general = x.general.as_ref().and_then(|g| {
                 let unit = sc.units.iter().position(|u| u.side == s && u.general)? as u8;
@@ -105,8 +109,33 @@ impl Othw {
             phase_over: false,
             outcome: None,
         };
+        let small = |n: usize| n.min(255) as u8;
+        let generals = Side::BOTH
+            .into_iter()
+            .filter_map(|s| {
+                let g = st.side(s).general.as_ref()?;
+                Some(crate::state::SetupGeneral {
+                    side: s,
+                    name: g.name.clone(),
+                    unit: g.unit,
+                    unit_name: st.units[usize::from(g.unit)].name.clone(),
+                })
+            })
+            .collect();
+        let morale = &self.data.morale;
         let events = vec![
-            Event::Setup { first, rolls, am },
+            Event::Setup {
+                first,
+                rolls,
+                am,
+                non_skirmishers: [
+                    small(non_skirmishers(Side::Red)),
+                    small(non_skirmishers(Side::Blue)),
+                ],
+                formula: [morale.divisor, morale.base],
+                bonus: [small(bonus(Side::Red) as usize), small(bonus(Side::Blue) as usize)],
+                generals,
+            },
             Event::PhaseBegan { turn: 1, side: first, phase_no: 1 },
         ];
         for e in &events {

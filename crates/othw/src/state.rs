@@ -4,6 +4,7 @@
 //! units live in a `Vec` indexed by their small integer ID, and an occupancy vector maps each
 //! cell to the unit in it. Events are facts; [`apply`] is the only code that changes a state.
 
+use crate::combat::{Aspect, Factor, Modifier, Op, Term};
 use crate::data::{Class, FateResult, RampageTurn, Specials};
 use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
@@ -554,11 +555,195 @@ pub enum Placement {
     Face,
 }
 
+/// Further rules an event applied besides its main one, as a small set (the event names them
+/// in the log and in its JSON as rule IDs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Cites(pub u16);
+
+impl Cites {
+    /// In step 1 of the phase: rampages, flight, pursuit (OTHW-SEQ-02).
+    pub const STEP1: Cites = Cites(1);
+    /// Movement points spent (OTHW-STAT-01).
+    pub const POINTS: Cites = Cites(1 << 1);
+    /// Steps forward into the front square (OTHW-MOV-04).
+    pub const FORWARD: Cites = Cites(1 << 2);
+    /// Free facing changes (OTHW-MOV-03, TRT-09).
+    pub const FREE_TURN: Cites = Cites(1 << 3);
+    /// Through friends (OTHW-MOV-05, TRT-10).
+    pub const THROUGH: Cites = Cites(1 << 4);
+    /// Woods or a ford cut the move to 1 point (OTHW-MOV-11).
+    pub const RESTRICTED: Cites = Cites(1 << 5);
+    /// Woods or a ford do not cut this unit's move: a skirmisher (OTHW-MOV-11).
+    pub const EXEMPT: Cites = Cites(1 << 6);
+    /// Woods or a ford do not cut this unit's move: loose order (OTHW-TRT-05, MOV-11).
+    pub const LOOSE_ORDER: Cites = Cites(1 << 7);
+    /// A skirmisher's break costs no army morale (OTHW-STAT-07).
+    pub const SKIRMISHER: Cites = Cites(1 << 8);
+    /// A pursuer fights back when attacked (OTHW-FLT-11).
+    pub const PURSUER: Cites = Cites(1 << 9);
+
+    /// The rule IDs of each bit, in bit order.
+    const IDS: [&'static [&'static str]; 10] = [
+        &["OTHW-SEQ-02"],
+        &["OTHW-STAT-01"],
+        &["OTHW-MOV-04"],
+        &["OTHW-MOV-03", "OTHW-TRT-09"],
+        &["OTHW-MOV-05", "OTHW-TRT-10"],
+        &["OTHW-MOV-11"],
+        &["OTHW-MOV-11"],
+        &["OTHW-TRT-05", "OTHW-MOV-11"],
+        &["OTHW-STAT-07"],
+        &["OTHW-FLT-11"],
+    ];
+
+    /// No further rules.
+    pub const NONE: Cites = Cites(0);
+
+    /// True when it holds every bit of `o`.
+    pub fn has(self, o: Cites) -> bool {
+        self.0 & o.0 == o.0 && o.0 != 0
+    }
+
+    /// With the bits of `o` too.
+    pub fn with(self, o: Cites) -> Cites {
+        Cites(self.0 | o.0)
+    }
+
+    /// The rule IDs, in bit order, each once.
+    pub fn ids(self) -> impl Iterator<Item = &'static str> {
+        let mut seen: SmallVec<[&'static str; 8]> = SmallVec::new();
+        for (i, ids) in Self::IDS.iter().enumerate() {
+            if self.0 & (1 << i) != 0 {
+                for id in ids.iter() {
+                    if !seen.contains(id) {
+                        seen.push(id);
+                    }
+                }
+            }
+        }
+        seen.into_iter()
+    }
+}
+
+impl Serialize for Cites {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.ids())
+    }
+}
+
+impl<'de> Deserialize<'de> for Cites {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Cites, D::Error> {
+        // Read back as the bits whose rules are all listed.
+        let ids: Vec<String> = Vec::deserialize(d)?;
+        let mut c = Cites::NONE;
+        for (i, want) in Cites::IDS.iter().enumerate() {
+            if want.iter().all(|w| ids.iter().any(|x| x == w)) {
+                c = c.with(Cites(1 << i));
+            }
+        }
+        Ok(c)
+    }
+}
+
+/// Which fighter of a combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// The unit making the attack.
+    Attacker,
+    /// The unit attacked.
+    Defender,
+}
+
+/// One modifier of a combat, with the fighter whose numbers it made.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Part {
+    /// Whose number.
+    pub role: Role,
+    /// What applied.
+    pub factor: Factor,
+    /// How it changed the number.
+    pub op: Op,
+    /// The value.
+    pub value: u8,
+}
+
+impl Part {
+    /// A fighter's modifier.
+    pub fn new(role: Role, m: Modifier) -> Part {
+        Part { role, factor: m.factor, op: m.op, value: m.value }
+    }
+
+    /// The modifier.
+    pub fn modifier(&self) -> Modifier {
+        Modifier { factor: self.factor, op: self.op, value: self.value }
+    }
+}
+
+/// What a general's Risk to General test was taken for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GeneralUse {
+    /// His attack dice (OTHW-GEN-04).
+    Attack,
+    /// A reroll of his unit's leadership test (OTHW-GEN-03).
+    Reroll,
+    /// His rally dice (OTHW-GEN-05).
+    Rally,
+}
+
+impl GeneralUse {
+    fn rule(self) -> &'static str {
+        match self {
+            GeneralUse::Attack => "OTHW-GEN-04",
+            GeneralUse::Reroll => "OTHW-GEN-03",
+            GeneralUse::Rally => "OTHW-GEN-05",
+        }
+    }
+
+    fn words(self) -> &'static str {
+        match self {
+            GeneralUse::Attack => "for his attack dice",
+            GeneralUse::Reroll => "for his reroll",
+            GeneralUse::Rally => "for his rally",
+        }
+    }
+}
+
+/// What an army-morale point was lost for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "cause", content = "unit")]
+pub enum MoraleCause {
+    /// A non-skirmisher broke in combat (OTHW-VIC-03).
+    Broke(UnitId),
+    /// A non-skirmisher pushed off the board by a retreat (OTHW-VIC-03, R-40).
+    PushedOff(UnitId),
+    /// A rampaging elephant destroyed (OTHW-VIC-03).
+    Destroyed(UnitId),
+    /// A fugitive slaughtered (OTHW-VIC-04).
+    Slaughtered(UnitId),
+    /// The general lost (OTHW-VIC-05).
+    General,
+}
+
+/// One of a side's generals at the start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetupGeneral {
+    /// His side.
+    pub side: Side,
+    /// His name.
+    pub name: Arc<str>,
+    /// The unit he is with.
+    pub unit: UnitId,
+    /// Its name.
+    pub unit_name: Arc<str>,
+}
+
 /// A change to the state, with the dice that caused it and the rule it applied.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event {
-    /// Who goes first, and each army's starting morale.
+    /// Who goes first, and each army's starting morale and how it was made.
     Setup {
         /// The first player.
         first: Side,
@@ -566,6 +751,14 @@ pub enum Event {
         rolls: Vec<Roll>,
         /// Starting army morale (red, blue).
         am: [u8; 2],
+        /// Non-skirmisher units of each army (OTHW-VIC-01, STAT-07).
+        non_skirmishers: [u8; 2],
+        /// The divisor and the base of the starting formula: ⌈N / divisor⌉ + base.
+        formula: [u8; 2],
+        /// Each army's general's bonus (OTHW-R-36).
+        bonus: [u8; 2],
+        /// The generals and the units they are with (OTHW-GEN-01).
+        generals: Vec<SetupGeneral>,
     },
     /// A phase begins.
     PhaseBegan {
@@ -588,6 +781,8 @@ pub enum Event {
         kind: ActionKind,
         /// The rule.
         rule: RuleId,
+        /// The general's unit takes part: no phase-end roll (OTHW-SEQ-05, GEN-02).
+        exempt: bool,
     },
     /// The phase-end roll.
     PhaseEndRoll {
@@ -595,6 +790,8 @@ pub enum Event {
         roll: Roll,
         /// True when it ends the phase after the action.
         ends: bool,
+        /// The face (or less) that ends it.
+        ends_on: u8,
     },
     /// The phase is over but for the general's unit.
     PhaseOver {
@@ -635,8 +832,12 @@ pub enum Event {
     Risk {
         /// The side.
         side: Side,
+        /// What the test was taken for.
+        for_use: GeneralUse,
         /// The die.
         roll: Roll,
+        /// The face (or less) that calls for a Fate roll.
+        fate_on: u8,
         /// A Fate roll follows.
         fate: bool,
         /// The failure was ignored (Fortune Favours the Bold).
@@ -648,8 +849,13 @@ pub enum Event {
         side: Side,
         /// The die.
         roll: Roll,
+        /// The general's modifier.
+        modifier: i8,
         /// The die plus the modifier.
         total: i8,
+        /// The totals of the Fate table's row that applied (lowest, highest; a lowest of
+        /// `i8::MIN` for the first row, a highest of `i8::MAX` for the last).
+        band: [i8; 2],
         /// The result.
         result: FateResult,
         /// The phase number he is away through (for a missed turn).
@@ -680,8 +886,10 @@ pub enum Event {
         how: Placement,
         /// The rule.
         rule: RuleId,
+        /// Further rules the placement applied.
+        also: Cites,
     },
-    /// A round of combat's dice.
+    /// A round of combat's dice, and how each side's dice and score were made.
     Combat {
         /// The attacker.
         attacker: UnitId,
@@ -691,6 +899,8 @@ pub enum Event {
         defender: UnitId,
         /// Its name.
         defender_name: Arc<str>,
+        /// Where the attacker stands, seen from the defender (OTHW-MOV-01).
+        aspect: Aspect,
         /// The attacker's dice.
         attacker_rolls: Vec<Roll>,
         /// The score it needs.
@@ -699,8 +909,11 @@ pub enum Event {
         defender_rolls: Vec<Roll>,
         /// The score it needs.
         defender_need: u8,
-        /// The rules that set the numbers.
-        rules: Vec<RuleId>,
+        /// How the numbers were made, step by step: the attacker's, then (when it strikes
+        /// back) the defender's. Folding a fighter's parts of one term gives its number.
+        parts: Vec<Part>,
+        /// Further rules the round applied.
+        also: Cites,
     },
     /// An Archers' reroll of a missed die.
     Reroll {
@@ -710,6 +923,8 @@ pub enum Event {
         name: Arc<str>,
         /// The die.
         roll: Roll,
+        /// The score it needed.
+        need: u8,
         /// It hit.
         hit: bool,
     },
@@ -719,12 +934,29 @@ pub enum Event {
         unit: UnitId,
         /// Its name.
         name: Arc<str>,
-        /// The dice rolled.
+        /// The dice rolled (the rally dice, or the Phalanx tests and reroll).
         rolls: Vec<Roll>,
+        /// The score each die needed (the rally score, or the unit's L).
+        need: u8,
+        /// Hits before.
+        hits: u8,
         /// Hits cancelled.
         cancelled: u8,
         /// The rule.
         rule: RuleId,
+    },
+    /// The mahouts' own attack on their rampaging elephant (OTHW-CMB-21).
+    Mahouts {
+        /// The elephant.
+        unit: UnitId,
+        /// Its name.
+        name: Arc<str>,
+        /// Its own attack dice.
+        rolls: Vec<Roll>,
+        /// Its own Defence, the score needed.
+        need: u8,
+        /// Hits.
+        hits: u8,
     },
     /// A unit's strength changes.
     Strength {
@@ -768,6 +1000,8 @@ pub enum Event {
         why: Cow<'static, str>,
         /// The rule.
         rule: RuleId,
+        /// Further rules it applied.
+        also: Cites,
     },
     /// A unit starts or stops pursuing.
     Pursuit {
@@ -791,6 +1025,10 @@ pub enum Event {
         name: Arc<str>,
         /// The die.
         roll: Roll,
+        /// The table rolled on, by face (the first roll's, or the later rolls').
+        table: [RampageTurn; 6],
+        /// The first roll, after a lost round (else a later roll, in step 1).
+        first: bool,
         /// The direction.
         turn: RampageTurn,
     },
@@ -802,6 +1040,8 @@ pub enum Event {
         from: u8,
         /// After.
         to: u8,
+        /// What the point was lost for.
+        cause: MoraleCause,
         /// Why (a fixed phrase, or one made for the occasion).
         why: Cow<'static, str>,
         /// The rule.
@@ -862,48 +1102,191 @@ fn dice_text(rolls: &[Roll]) -> String {
     format!("[{}]", v.join(" "))
 }
 
+/// "1 hit" or "N hits".
+fn hits_words(n: usize) -> String {
+    if n == 1 { "1 hit".to_string() } else { format!("{n} hits") }
+}
+
+/// The rampage table in words: "1 left, 2 right, 3 rear, 4-6 none".
+fn rampage_table(table: &[RampageTurn; 6]) -> String {
+    let word = |t: RampageTurn| match t {
+        RampageTurn::None => "none",
+        RampageTurn::Left => "left",
+        RampageTurn::Right => "right",
+        RampageTurn::Rear => "rear",
+        RampageTurn::Ahead => "ahead",
+    };
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < 6 {
+        let mut j = i;
+        while j + 1 < 6 && table[j + 1] == table[i] {
+            j += 1;
+        }
+        let faces = if i == j { format!("{}", i + 1) } else { format!("{}-{}", i + 1, j + 1) };
+        out.push(format!("{faces} {}", word(table[i])));
+        i = j + 1;
+    }
+    out.join(", ")
+}
+
+/// One fighter's number of one term, as its total and its parts: "3 dice (A 2 [OTHW-STAT-02];
+/// +1 downhill [OTHW-CMB-08])".
+fn term_text(parts: &[Part], role: Role, term: Term) -> String {
+    let mine: Vec<Modifier> = parts
+        .iter()
+        .filter(|p| p.role == role && p.factor.term() == term)
+        .map(|p| p.modifier())
+        .collect();
+    let list: Vec<String> = mine.iter().map(|m| m.describe()).collect();
+    let n = crate::combat::total(mine.iter().copied(), term);
+    match term {
+        Term::Dice => format!("{n} {} ({})", if n == 1 { "die" } else { "dice" }, list.join("; ")),
+        Term::Need => format!("needing {n}+ ({})", list.join("; ")),
+    }
+}
+
+impl Event {
+    /// The rules of a combat round: the round's own, then each modifier's, each once.
+    fn combat_rules(parts: &[Part], also: Cites) -> Vec<RuleId> {
+        let mut out: Vec<RuleId> = Vec::with_capacity(16);
+        let mut add = |id: &'static str| {
+            if !out.iter().any(|r| r.as_str() == id) {
+                out.push(RuleId::new(id));
+            }
+        };
+        for id in ["OTHW-CMB-01", "OTHW-CMB-03", "OTHW-MOV-01", "OTHW-CMB-04", "OTHW-CMB-05"] {
+            add(id);
+        }
+        for p in parts {
+            add(p.factor.rule());
+            if let Some(a) = p.factor.also() {
+                add(a);
+            }
+        }
+        add("OTHW-CMB-10");
+        for id in also.ids() {
+            add(id);
+        }
+        out
+    }
+}
+
 impl Narrate for Event {
     fn rules(&self) -> Vec<RuleId> {
-        let r = |s: &'static str| vec![RuleId::new(s)];
+        let ids = |list: &[&'static str]| list.iter().map(|s| RuleId::new(s)).collect();
+        let with = |main: &RuleId, also: &Cites| {
+            let mut v = vec![main.clone()];
+            v.extend(also.ids().filter(|id| *id != main.as_str()).map(RuleId::new));
+            v
+        };
         match self {
-            Event::Setup { .. } => r("OTHW-VIC-01"),
-            Event::PhaseBegan { .. } => r("OTHW-SEQ-01"),
-            Event::Action { rule, .. }
-            | Event::PhaseOver { rule, .. }
+            Event::Setup { generals, .. } => {
+                let mut v: Vec<RuleId> = ids(&["OTHW-VIC-01", "OTHW-STAT-07"]);
+                if !generals.is_empty() {
+                    v.push(RuleId::new("OTHW-GEN-01"));
+                }
+                v
+            }
+            Event::PhaseBegan { .. } => ids(&["OTHW-SEQ-01"]),
+            Event::Action { rule, kind, exempt, .. } => {
+                let mut v = vec![rule.clone(), RuleId::new("OTHW-SEQ-03")];
+                match kind {
+                    ActionKind::GroupMove => v.push(RuleId::new("OTHW-SEQ-08")),
+                    ActionKind::Mahouts => v.push(RuleId::new("OTHW-SEQ-10")),
+                    ActionKind::Combat | ActionKind::Charge => {
+                        v.extend(ids(&["OTHW-CMB-22", "OTHW-MOV-10"]));
+                    }
+                    _ => {}
+                }
+                if *exempt {
+                    v.extend(ids(&["OTHW-SEQ-05", "OTHW-GEN-02"]));
+                }
+                v
+            }
+            Event::PhaseOver { rule, .. }
             | Event::PhaseEnded { rule, .. }
             | Event::GeneralLost { rule, .. }
-            | Event::Placed { rule, .. }
-            | Event::Cancelled { rule, .. }
-            | Event::Strength { rule, .. }
-            | Event::Status { rule, .. }
             | Event::Pursuit { rule, .. }
             | Event::Morale { rule, .. }
             | Event::GameOver { rule, .. } => vec![rule.clone()],
-            Event::PhaseEndRoll { roll, .. }
-            | Event::Test { roll, .. }
-            | Event::Risk { roll, .. }
-            | Event::Fate { roll, .. }
-            | Event::Reroll { roll, .. }
-            | Event::Rampage { roll, .. } => vec![roll.rule.clone()],
-            Event::Combat { rules, .. } => rules.clone(),
-            Event::Result { .. } => r("OTHW-CMB-11"),
-            Event::Flags { .. } => r("OTHW-FLT-09"),
-            Event::Orders { .. } => r("OTHW-GEN-11"),
+            Event::Cancelled { rule, .. } => vec![rule.clone(), RuleId::new("OTHW-CMB-10")],
+            Event::Placed { rule, also, .. } | Event::Status { rule, also, .. } => with(rule, also),
+            Event::Strength { rule, .. } => {
+                let mut v = vec![rule.clone()];
+                if rule.as_str() == "OTHW-CMB-09" {
+                    v.push(RuleId::new("OTHW-STAT-04"));
+                }
+                v
+            }
+            Event::PhaseEndRoll { roll, .. } | Event::Reroll { roll, .. } => {
+                vec![roll.rule.clone()]
+            }
+            Event::Test { roll, .. } => {
+                let mut v = vec![roll.rule.clone()];
+                v.extend(ids(&["OTHW-STAT-05", "OTHW-STAT-06"]));
+                v
+            }
+            Event::Risk { roll, for_use, .. } => {
+                let mut v = vec![RuleId::new("OTHW-GEN-06"), RuleId::new(for_use.rule())];
+                if roll.rule.as_str() != "OTHW-GEN-06" {
+                    v.push(roll.rule.clone());
+                }
+                v
+            }
+            Event::Fate { roll, .. } => {
+                let mut v = vec![RuleId::new("OTHW-GEN-07")];
+                if roll.rule.as_str() != "OTHW-GEN-07" {
+                    v.push(roll.rule.clone());
+                }
+                v
+            }
+            Event::Rampage { roll, first, .. } => {
+                let mut v = vec![roll.rule.clone(), RuleId::new("OTHW-TRT-13")];
+                if !*first {
+                    v.push(RuleId::new("OTHW-SEQ-02"));
+                }
+                v
+            }
+            Event::Mahouts { .. } => ids(&["OTHW-CMB-21"]),
+            Event::Combat { parts, also, .. } => Event::combat_rules(parts, *also),
+            Event::Result { .. } => ids(&["OTHW-CMB-11"]),
+            Event::Flags { .. } => ids(&["OTHW-FLT-09"]),
+            Event::Orders { .. } => ids(&["OTHW-GEN-11"]),
         }
     }
 
     fn describe(&self) -> String {
         match self {
-            Event::Setup { first, rolls, am } => {
+            Event::Setup { first, rolls, am, non_skirmishers, formula, bonus, generals } => {
                 let roll = if rolls.is_empty() {
                     String::new()
                 } else {
                     format!(" (roll-off {})", dice_text(rolls))
                 };
-                format!("{first} moves first{roll}; army morale red {}, blue {}", am[0], am[1])
+                let morale = |i: usize| {
+                    let g = if bonus[i] > 0 {
+                        format!(" + {} general", bonus[i])
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "{} = ⌈{} non-skirmishers / {}⌉ + {}{g}",
+                        am[i], non_skirmishers[i], formula[0], formula[1]
+                    )
+                };
+                let mut text = format!(
+                    "{first} moves first{roll}; army morale red {}, blue {} (skirmishers not counted)",
+                    morale(0),
+                    morale(1)
+                );
+                for g in generals {
+                    text += &format!("; {}'s general {} is with {}", g.side, g.name, g.unit_name);
+                }
+                text
             }
             Event::PhaseBegan { turn, side, .. } => format!("turn {turn}: {side}'s phase begins"),
-            Event::Action { side, names, kind, .. } => {
+            Event::Action { side, names, kind, exempt, .. } => {
                 let what = match kind {
                     ActionKind::Move => "moves",
                     ActionKind::GroupMove => "move as a group",
@@ -913,44 +1296,59 @@ impl Narrate for Event {
                     ActionKind::Mahouts => "is put down by its mahouts",
                 };
                 let who: Vec<&str> = names.iter().map(|n| &**n).collect();
-                format!("{side}: {} {what}", who.join(", "))
+                let general = if *exempt { " (the general's unit: no phase-end roll)" } else { "" };
+                format!("{side}: {} {what}{general}", who.join(", "))
             }
-            Event::PhaseEndRoll { roll, ends } => format!(
-                "phase-end roll {}{}",
+            Event::PhaseEndRoll { roll, ends, ends_on } => format!(
+                "phase-end roll {} ({} ends the phase){}",
                 roll.value,
+                if *ends_on <= 1 { "a 1".to_string() } else { format!("1 to {ends_on}") },
                 if *ends { ": the phase ends after this action" } else { "" }
             ),
             Event::PhaseOver { side, why, .. } => format!("{side}'s phase is over: {why}"),
             Event::PhaseEnded { side, why, .. } => format!("{side}'s phase ends: {why}"),
             Event::Test { name, kind, roll, need, passed, reroll, .. } => format!(
-                "{name} {}tests for {}: {} needing {need}+, {}",
+                "{name} {}tests for {}: {} needing {need}+ (leadership {need}), {}",
                 if *reroll { "rerolls (general) the " } else { "" },
                 kind.words(),
                 roll.value,
                 if *passed { "passed" } else { "failed" }
             ),
-            Event::Risk { side, roll, fate, ignored } => format!(
-                "risk to {side}'s general: {}{}",
+            Event::Risk { side, for_use, roll, fate_on, fate, ignored } => format!(
+                "risk to {side}'s general {}: {} ({} calls for a Fate roll){}",
+                for_use.words(),
                 roll.value,
+                if *fate_on <= 1 { "a 1".to_string() } else { format!("1 to {fate_on}") },
                 if *ignored {
-                    ", ignored (Fortune Favours the Bold)"
+                    ", ignored once a game (Fortune Favours the Bold)"
                 } else if *fate {
                     ", a Fate roll follows"
                 } else {
                     ", safe"
                 }
             ),
-            Event::Fate { side, roll, total, result, .. } => format!(
-                "fate of {side}'s general: {} (total {total}): {}",
-                roll.value,
-                match result {
-                    FateResult::Removed => "removed from the battle",
-                    FateResult::MissesTurn => "misses his side's next turn",
-                    FateResult::NearMiss => "a near miss",
-                }
-            ),
+            Event::Fate { side, roll, modifier, total, band, result, .. } => {
+                let sum = match modifier {
+                    0 => format!("{}", roll.value),
+                    m => format!("{} {:+} = {total}", roll.value, m),
+                };
+                let range = match (band[0], band[1]) {
+                    (i8::MIN, hi) => format!("{hi} or less"),
+                    (lo, i8::MAX) => format!("{lo} or more"),
+                    (lo, hi) if lo == hi => format!("{lo}"),
+                    (lo, hi) => format!("{lo} to {hi}"),
+                };
+                format!(
+                    "fate of {side}'s general: {sum}; {range}: {}",
+                    match result {
+                        FateResult::Removed => "removed from the battle",
+                        FateResult::MissesTurn => "misses his side's next turn",
+                        FateResult::NearMiss => "a near miss",
+                    }
+                )
+            }
             Event::GeneralLost { side, why, .. } => format!("{side}'s general is lost: {why}"),
-            Event::Placed { name, from, to, facing, how, .. } => {
+            Event::Placed { name, from, to, facing, how, also, .. } => {
                 let verb = match how {
                     Placement::Move => "moves",
                     Placement::Retreat => "falls back",
@@ -960,11 +1358,35 @@ impl Narrate for Event {
                     Placement::Rampage => "rampages",
                     Placement::Face => "turns",
                 };
+                let mut notes: Vec<&str> = Vec::new();
+                if also.has(Cites::THROUGH) {
+                    notes.push("through friends");
+                }
+                if also.has(Cites::RESTRICTED) {
+                    notes.push("1 point in woods or a ford");
+                }
+                if also.has(Cites::LOOSE_ORDER) {
+                    notes.push("loose order: woods and fords do not slow it");
+                } else if also.has(Cites::EXEMPT) {
+                    notes.push("a skirmisher: woods and fords do not slow it");
+                }
+                if also.has(Cites::FREE_TURN) {
+                    notes.push("turns for free");
+                }
+                let notes = if notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", notes.join("; "))
+                };
                 if from == to {
-                    format!("{name} {verb}: faces {} at {}", facing_name(*facing), cell_name(*to))
+                    format!(
+                        "{name} {verb}: faces {} at {}{notes}",
+                        facing_name(*facing),
+                        cell_name(*to)
+                    )
                 } else {
                     format!(
-                        "{name} {verb} from {} to {}, facing {}",
+                        "{name} {verb} from {} to {}, facing {}{notes}",
                         cell_name(*from),
                         cell_name(*to),
                         facing_name(*facing)
@@ -974,37 +1396,65 @@ impl Narrate for Event {
             Event::Combat {
                 attacker_name,
                 defender_name,
+                aspect,
                 attacker_rolls,
                 attacker_need,
                 defender_rolls,
                 defender_need,
+                parts,
+                also,
                 ..
             } => {
                 let hits = |rs: &[Roll], need: u8| rs.iter().filter(|r| r.value >= need).count();
+                let from = match aspect {
+                    Aspect::Front => "from its front",
+                    Aspect::Flank => "in the flank",
+                    Aspect::Rear => "in the rear",
+                };
                 let back = if defender_rolls.is_empty() {
-                    format!("{defender_name} cannot strike back")
+                    format!("{defender_name} cannot strike back (attacked {from})")
                 } else {
                     format!(
-                        "{defender_name} rolls {} needing {defender_need}+: {} hits",
+                        "{defender_name}{} strikes back with {} {}: {}: {}",
+                        if also.has(Cites::PURSUER) { ", a pursuer," } else { "" },
+                        term_text(parts, Role::Defender, Term::Dice),
+                        term_text(parts, Role::Defender, Term::Need),
                         dice_text(defender_rolls),
-                        hits(defender_rolls, *defender_need)
+                        hits_words(hits(defender_rolls, *defender_need))
                     )
                 };
                 format!(
-                    "{attacker_name} attacks {defender_name}: {} needing {attacker_need}+: {} hits; {back}",
+                    "{attacker_name} attacks {defender_name} {from} with {} {}: {}: {}; {back}",
+                    term_text(parts, Role::Attacker, Term::Dice),
+                    term_text(parts, Role::Attacker, Term::Need),
                     dice_text(attacker_rolls),
-                    hits(attacker_rolls, *attacker_need)
+                    hits_words(hits(attacker_rolls, *attacker_need)),
                 )
             }
-            Event::Reroll { name, roll, hit, .. } => format!(
-                "{name} rerolls a missed die: {}{}",
+            Event::Reroll { name, roll, need, hit, .. } => format!(
+                "{name} rerolls a missed die (archers): {} needing {need}+, {}",
                 roll.value,
-                if *hit { ", a hit" } else { ", a miss" }
+                if *hit { "a hit" } else { "a miss" }
             ),
-            Event::Cancelled { name, rolls, cancelled, .. } => format!(
-                "{name} cancels {cancelled} hit{} {}",
-                if *cancelled == 1 { "" } else { "s" },
-                dice_text(rolls)
+            Event::Cancelled { name, rolls, need, hits, cancelled, rule, .. } => {
+                if rule.as_str() == "OTHW-GEN-05" {
+                    format!(
+                        "{name}'s general rallies: {} (each {need}+ cancels a hit): {cancelled} of {} cancelled",
+                        dice_text(rolls),
+                        hits_words(usize::from(*hits))
+                    )
+                } else {
+                    format!(
+                        "{name}'s phalanx test passed ({} needing {need}+): {cancelled} of {} cancelled",
+                        dice_text(rolls),
+                        hits_words(usize::from(*hits))
+                    )
+                }
+            }
+            Event::Mahouts { name, rolls, need, hits, .. } => format!(
+                "{name}'s mahouts strike it with its own attack dice: {} needing {need}+ (its own Defence): {}",
+                dice_text(rolls),
+                hits_words(usize::from(*hits))
             ),
             Event::Strength { name, from, to, why, .. } => {
                 format!("{name}: strength {from} → {to} ({why})")
@@ -1023,9 +1473,11 @@ impl Narrate for Event {
                 Some(t) => format!("{name} pursues {t}"),
                 None => format!("{name} halts its pursuit"),
             },
-            Event::Rampage { name, roll, turn, .. } => format!(
-                "{name} rampage roll {}: {}",
+            Event::Rampage { name, roll, table, first, turn, .. } => format!(
+                "{name} {} roll {} ({}): {}",
+                if *first { "rampage" } else { "rampaging" },
                 roll.value,
+                rampage_table(table),
                 match turn {
                     RampageTurn::None => "no rampage",
                     RampageTurn::Left => "turns left",
@@ -1065,6 +1517,7 @@ pub fn apply(st: &mut State, e: &Event) {
         | Event::Combat { .. }
         | Event::Reroll { .. }
         | Event::Cancelled { .. }
+        | Event::Mahouts { .. }
         | Event::Result { .. }
         | Event::Rampage { .. }
         | Event::PhaseEnded { .. } => {}

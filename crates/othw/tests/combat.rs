@@ -438,3 +438,82 @@ fn othw_cmb_22_one_combat_action_a_phase_and_defending_does_not_count() {
     // B0 defended in red's phase; it may still fight in its own.
     fight(&mut st, 1, S, &[3, 2, 2, 2, 2, 2]);
 }
+
+/// Checks OTHW-CMB-17 with OTHW-CMB-19: the winner follows up only from where it fought. The
+/// cavalry beats an elephant from the rear; the elephant rampages about, fights the cavalry
+/// again and, winning that round at 0, is destroyed; the cavalry, beaten, falls back twice. Its
+/// first victory gives it no follow-up from its new square three squares away.
+#[test]
+fn othw_cmb_17_a_winner_driven_back_by_the_losers_rampage_does_not_follow_up() {
+    let mut st = battle(&["Cavalry"], &["Elephants"]);
+    put(&mut st, 1, 5, 4, S);
+    put(&mut st, 0, 5, 5, S);
+    st.units[1].sp = 2;
+    // Phase end 3; cavalry [3 1] at 3+ (rear): 1 hit; rampage roll 3 (rear); the elephant
+    // [5 5 1] at 5+: 2 hits; the cavalry strikes back [6 1] at 6+: 1 hit; its retreat tests
+    // [1 1 1] all fail. No follow-up test follows.
+    let ev = fight(&mut st, 0, S, &[3, 3, 1, 3, 5, 5, 1, 6, 1, 1, 1, 1]);
+    assert_eq!(st.units[1].status, Status::Gone);
+    let c = &st.units[0];
+    assert_eq!((c.pos, c.facing, c.sp), (at(5, 7), N, 1));
+    assert!(!logged(&ev, "follows up"), "{:#?}", log_of(&ev));
+}
+
+/// Checks OTHW-CMB-05 (and R-14) in the log: a combat line gives each fighter's dice and score
+/// as the sum of its parts, each with its rule, and the event's parts fold to the numbers
+/// rolled. Spearmen (A2, throwing spears) on a hill with the generic general's die charge
+/// infantry standing in a ford: 2 + 1 + 1 + 1 + 1 = 6 dice at 6+; the infantry strikes back with
+/// 2 at 6+. The general's Risk test and rally are logged with their numbers too.
+#[test]
+fn othw_cmb_05_the_combat_line_lists_every_modifier_with_its_rule() {
+    let extra = utype("Spearmen", "infantry", 1, 2, 6, 4, 5, &["throwing_spears"])
+        + &terrain("hill", &[(5, 3)])
+        + &terrain("ford", &[(5, 4)]);
+    let mut st = battle_with(&["Spearmen"], &["Infantry"], Some("Generic general"), None, &extra);
+    put(&mut st, 0, 5, 3, N);
+    put(&mut st, 1, 5, 4, S);
+    let c = Command::Attack { unit: 0, from: at(5, 3), facing: N, general_dice: true };
+    // No phase-end roll (the general's unit); 6 dice [6 6 1 1 1 1]; the infantry [6 1]; the
+    // Risk test 4; the rally die 5 (cancels the 1 hit); its Risk test 3; the infantry's retreat
+    // test 5 passes (L5).
+    let ev = run(&mut st, c, &[6, 6, 1, 1, 1, 1, 6, 1, 4, 5, 3, 5]);
+    let log = log_of(&ev);
+    let line = log.iter().find(|l| l.contains(" attacks ")).expect("a combat line");
+    for part in [
+        "6 dice (A 2 [OTHW-STAT-02]; +1 throwing spears at full strength [OTHW-TRT-03]; \
+         +1 enemy in a ford [OTHW-CMB-08]; +1 downhill [OTHW-CMB-08]; +1 general [OTHW-GEN-04])",
+        "needing 6+ (D 6 [OTHW-STAT-03])",
+        "[6 6 1 1 1 1]: 2 hits",
+        "strikes back with 2 dice (A 2 [OTHW-STAT-02]) needing 6+ (D 6 [OTHW-STAT-03]): [6 1]: 1 hit",
+    ] {
+        assert!(line.contains(part), "{part}\n in {line}");
+    }
+    // The parts fold to the numbers rolled.
+    let Some(Event::Combat { parts, attacker_rolls, attacker_need, .. }) =
+        ev.iter().find(|e| matches!(e, Event::Combat { .. }))
+    else {
+        panic!("a combat")
+    };
+    let mine =
+        || parts.iter().filter(|p| p.role == othw::state::Role::Attacker).map(|p| p.modifier());
+    assert_eq!(
+        usize::from(othw::combat::total(mine(), othw::combat::Term::Dice)),
+        attacker_rolls.len()
+    );
+    assert_eq!(othw::combat::total(mine(), othw::combat::Term::Need), *attacker_need);
+    assert!(
+        log.iter().any(|l| l.contains(
+            "risk to red's general for his attack dice: 4 (a 1 calls for a Fate roll), safe"
+        )),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter()
+            .any(|l| l.contains("rallies: [5] (each 5+ cancels a hit): 1 of 1 hit cancelled")),
+        "{log:#?}"
+    );
+    assert!(
+        log.iter().any(|l| l.contains("tests for retreat: 5 needing 5+ (leadership 5), passed"))
+    );
+    assert_eq!((st.units[0].sp, st.units[1].sp), (4, 2));
+}

@@ -6,8 +6,11 @@ use std::sync::Arc;
 use tabletop::harness::{HarnessConfig, run};
 
 fn harness(name: &str, seed: u64) {
+    harness_of(name, seed, if cfg!(debug_assertions) { 50 } else { 500 });
+}
+
+fn harness_of(name: &str, seed: u64, games: u64) {
     let source = tabletop::Source::new(format!("scenarios/othw/{name}"), ready(name));
-    let games = if cfg!(debug_assertions) { 50 } else { 500 };
     let report = run(
         Arc::new(rules()),
         &source,
@@ -39,4 +42,12 @@ fn random_games_in_hills_and_woods_pass_the_harness() {
 #[test]
 fn random_games_of_generic_troops_pass_the_harness() {
     harness("generic.toml", 3_000);
+}
+
+#[test]
+fn random_games_of_the_historical_battles_pass_the_harness() {
+    let games = if cfg!(debug_assertions) { 20 } else { 300 };
+    for (k, name) in ["gaugamela.toml", "raphia.toml", "zama.toml"].into_iter().enumerate() {
+        harness_of(name, 4_000 + 1_000 * k as u64, games);
+    }
 }

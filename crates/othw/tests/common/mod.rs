@@ -102,6 +102,7 @@ pub fn put(st: &mut State, u: UnitId, col: i32, row: i32, f: GridFacing) {
         facing: f,
         how: othw::state::Placement::Move,
         rule: tabletop::rules::RuleId::new("TEST"),
+        also: othw::state::Cites::NONE,
     };
     othw::state::apply(st, &e);
 }
