@@ -307,7 +307,22 @@ impl Movement {
                 && p.stopped.is_none()
                 && (p.left_table || planner.static_problem(&p.pose, planner.who).is_none())
             {
+                // The extra inches are priced like the rest of the path and then given back.
                 let mut p = p;
+                let free = p.cost - plan.cost;
+                let leg = p.legs.len().saturating_sub(1);
+                let mut credit = crate::state::CostItem::fixed(
+                    "MOV-THRU-04",
+                    format!(
+                        "the last {extra:.1}\" carried free to end clear of friends (MOV-R-18)"
+                    ),
+                    -free,
+                );
+                credit.leg = leg;
+                p.items.push(credit);
+                if let Some(l) = p.legs.last_mut() {
+                    l.cost -= free;
+                }
                 p.cost = plan.cost;
                 p.rules.insert("MOV-THRU-04");
                 p.stopped =

@@ -436,6 +436,14 @@ impl Movement {
             return Some(r);
         }
         let u = &state.units[unit];
+        if u.moved {
+            // Even a piece that regrouped and may still form up: the change takes the whole
+            // turn (MOV-LIMB-01).
+            return Some(refuse(
+                "MOV-LIMB-01",
+                format!("'{}' has moved this turn; limbering takes the whole turn", u.name),
+            ));
+        }
         match &u.limber {
             None => Some(refuse("MOV-LIMB-01", format!("'{}' is not artillery", u.name))),
             Some(l) if l.limbered == limber => Some(refuse(
