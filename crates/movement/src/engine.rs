@@ -295,7 +295,7 @@ impl<'a> Planner<'a> {
                 plan.rules.insert(f.0);
             }
             let factors: Vec<Factor> = parts.iter().map(|f| Factor::new(f.0, f.1, f.2)).collect();
-            if let Some(also) = g.also {
+            for also in g.also.into_iter().flatten() {
                 plan.rules.insert(also);
             }
             if g.rule != "MOV-TER-02" || g.uphill {
@@ -613,7 +613,9 @@ impl<'a> Planner<'a> {
         if let Some(s) = stop {
             plan.stopped = Some(s);
             if stop_is_contact {
-                plan.rules.insert("MOV-GEN-07");
+                if opts.enemy == OnEnemy::StopAtContact {
+                    plan.rules.insert("MOV-GEN-07");
+                }
                 plan.rules.insert("MOV-THRU-01");
             }
             return Ok(true);
@@ -917,7 +919,9 @@ impl<'a> Planner<'a> {
             plan.stopped = Some(s);
             plan.stop_rule = Some(rule);
             if contact {
-                plan.rules.insert("MOV-GEN-07");
+                if opts.enemy == OnEnemy::StopAtContact {
+                    plan.rules.insert("MOV-GEN-07");
+                }
                 plan.rules.insert("MOV-THRU-01");
             }
             return Ok(true);
@@ -1206,8 +1210,8 @@ pub struct TerrainPiece {
     pub uphill: bool,
     /// On a hill, level or downhill (MOV-TER-05).
     pub on_slope: bool,
-    /// Another rule the ground applies (the river crossed, the road a bridge carries).
-    pub also: Option<&'static str>,
+    /// Other rules the ground applies (the river crossed, the road a bridge carries).
+    pub also: [Option<&'static str>; 2],
 }
 
 impl TerrainPiece {
@@ -1221,7 +1225,7 @@ impl TerrainPiece {
             base: firm,
             uphill: false,
             on_slope: false,
-            also: None,
+            also: [None, None],
         }
     }
 

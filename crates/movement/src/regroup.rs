@@ -362,9 +362,12 @@ impl Movement {
             Some(a) => (a - start).normalized().unwrap_or(dir),
             None => dir.normalized().unwrap_or(dir),
         };
+        // A unit in flight would rather not run into the enemy.
+        let planner = Planner::new(self, state, unit)?;
         let score = |p: &Plan| -> f64 {
             let end = centroid(&layout(&p.pose, n, u.stand_size));
-            (end - start).dot(toward) + 0.25 * end.distance(start)
+            let contact = kind == MoveKind::Flight && !p.left_table && planner.in_contact(&p.pose);
+            (end - start).dot(toward) + 0.25 * end.distance(start) - if contact { 3.0 } else { 0.0 }
         };
         let mut best = straight.map(|(p, a)| (score(&p) + 0.5, p, a));
         for deg in [30.0, -30.0, 60.0, -60.0, 90.0, -90.0] {
