@@ -401,11 +401,37 @@ impl<'a> Ctx<'a> {
             }
         }
 
+        // Worth the allowance only if it gets somewhere.
+        let before = u.pose.at.distance(goal);
+        let after = self.plan(id, &steps, forced, false).map(|p| p.pose.at.distance(goal))?;
+        if before - after < f64::min(1.0, 0.5 * before) {
+            return None;
+        }
         let c = self.mv(id, steps.clone(), forced, false);
         if c.is_none() && forced {
             return self.mv(id, steps, false, false);
         }
         c
+    }
+
+    /// The dense trees nearest a unit in open order, if it could reach their middle this
+    /// phase: there no formed enemy can follow (MOV-TER-11).
+    fn refuge(&self, u: &Unit) -> Option<Point> {
+        if u.pose.formation != Formation::OpenOrder {
+            return None;
+        }
+        let allowance = self.rules.allowance(u, false, false).this_move;
+        self.state
+            .table
+            .areas
+            .iter()
+            .filter(|a| a.kind == tabletop::terrain::AreaKind::DenseTrees)
+            .map(|a| {
+                let pts = &a.polygon.points;
+                pts.iter().fold(Vec2::ZERO, |s, p| s + *p) * (1.0 / pts.len().max(1) as f64)
+            })
+            .filter(|c| c.distance(u.pose.at) <= allowance + 3.0)
+            .min_by(|a, b| a.distance(u.pose.at).total_cmp(&b.distance(u.pose.at)))
     }
 
     /// Where along the way from `from` toward `to` the unit stops to keep out of every formed
@@ -842,6 +868,11 @@ impl<'a> Ctx<'a> {
         }
         let keep_out = u.pose.formation == Formation::OpenOrder || u.skirmisher;
         if keep_out && self.margin(u) < 0.0 {
+            if let Some(wood) = self.refuge(u)
+                && let Some(c) = self.march(u, wood, false)
+            {
+                return Some(c);
+            }
             return self.fall_back(u);
         }
         match role {

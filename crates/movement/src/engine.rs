@@ -178,7 +178,7 @@ impl<'a> Planner<'a> {
                 value: f.forward,
             };
         }
-        match direction_sector(pose.facing, d) {
+        match sector_of(pose.facing, d) {
             Sector::Front => Direction { rule: "MOV-DIR-01", what: "forward", value: f.forward },
             Sector::Rear => Direction { rule: "MOV-DIR-02", what: "backward", value: f.backward },
             _ => Direction { rule: "MOV-DIR-03", what: "sideways", value: f.sideways },
@@ -295,7 +295,7 @@ impl<'a> Planner<'a> {
                 plan.rules.insert(f.0);
             }
             let factors: Vec<Factor> = parts.iter().map(|f| Factor::new(f.0, f.1, f.2)).collect();
-            if let Some(also) = g.also {
+            for also in g.also.into_iter().flatten() {
                 plan.rules.insert(also);
             }
             if g.rule != "MOV-TER-02" || g.uphill {
@@ -422,6 +422,8 @@ impl<'a> Planner<'a> {
         let mut t_end: f64 = 1.0;
         let mut stop: Option<String> = None;
         let mut stop_is_contact = false;
+        // The path runs off the table (a unit in flight may leave it).
+        let mut leaves = false;
         // Terrain and the table edge along the swept footprints.
         {
             let blocked_at = |t: f64| -> Option<Blocked> {
@@ -430,7 +432,7 @@ impl<'a> Planner<'a> {
             };
             if let Some(b) = blocked_at(1.0) {
                 if b == Blocked::OffTable && opts.may_leave_table {
-                    plan.left_table = true;
+                    leaves = true;
                 } else if opts.stop_at_terrain {
                     let (mut lo, mut hi) = (0.0, 1.0);
                     if blocked_at(0.0).is_some() {
@@ -523,6 +525,12 @@ impl<'a> Planner<'a> {
         }
         // Gaps between enemy stands narrower than the stand's frontage (MOV-THRU-03).
         let d = d_full * t_end;
+        if leaves {
+            // Off the table only if the part of the path it makes still gets it there.
+            plan.left_table = stands
+                .iter()
+                .any(|s| s.corners().iter().any(|c| !self.ground.table.contains_point(*c + d)));
+        }
         let enemy: Vec<Rect> = self.others(true).map(|(_, r)| r).collect();
         for s in &stands {
             let sweep = swept(s, d);
@@ -605,7 +613,9 @@ impl<'a> Planner<'a> {
         if let Some(s) = stop {
             plan.stopped = Some(s);
             if stop_is_contact {
-                plan.rules.insert("MOV-GEN-07");
+                if opts.enemy == OnEnemy::StopAtContact {
+                    plan.rules.insert("MOV-GEN-07");
+                }
                 plan.rules.insert("MOV-THRU-01");
             }
             return Ok(true);
@@ -736,6 +746,8 @@ impl<'a> Planner<'a> {
             what.push_str(&format!(", shifted {shifted:.1}\" to fit"));
         }
         plan.items.push(CostItem::fixed("MOV-FACE-02", what, cost));
+        // The reference point moves when the stands turn about their centres.
+        plan.path.push(pose.at);
         Ok(())
     }
 
@@ -907,7 +919,9 @@ impl<'a> Planner<'a> {
             plan.stopped = Some(s);
             plan.stop_rule = Some(rule);
             if contact {
-                plan.rules.insert("MOV-GEN-07");
+                if opts.enemy == OnEnemy::StopAtContact {
+                    plan.rules.insert("MOV-GEN-07");
+                }
                 plan.rules.insert("MOV-THRU-01");
             }
             return Ok(true);
@@ -1196,8 +1210,8 @@ pub struct TerrainPiece {
     pub uphill: bool,
     /// On a hill, level or downhill (MOV-TER-05).
     pub on_slope: bool,
-    /// Another rule the ground applies (the river crossed, the road a bridge carries).
-    pub also: Option<&'static str>,
+    /// Other rules the ground applies (the river crossed, the road a bridge carries).
+    pub also: [Option<&'static str>; 2],
 }
 
 impl TerrainPiece {
@@ -1211,7 +1225,7 @@ impl TerrainPiece {
             base: firm,
             uphill: false,
             on_slope: false,
-            also: None,
+            also: [None, None],
         }
     }
 
@@ -1225,9 +1239,20 @@ impl TerrainPiece {
     }
 }
 
+/// The sector of a direction from a unit facing `facing` (MOV-DIR-04, MOV-R-05): within 45°
+/// of the front is forward, 45° itself included to a billionth of the length moved (so that
+/// rounding never makes an exact 45° sideways); within 45° of the rear, the rear; otherwise a
+/// flank.
+pub fn sector_of(facing: Facing, d: Vec2) -> Sector {
+    let along = d.dot(facing.vector());
+    let across = d.dot(facing.right());
+    let slack = 1e-9 * d.length();
+    if along >= across.abs() - slack { Sector::Front } else { direction_sector(facing, d) }
+}
+
 /// The sector of a direction from a unit facing `facing` (MOV-DIR-04, MOV-R-05).
 pub fn direction_sector_of(facing: Facing, d: Vec2) -> Sector {
-    direction_sector(facing, d)
+    sector_of(facing, d)
 }
 
 /// The files that make the squarest mass of `n` stands (MOV-R-14).

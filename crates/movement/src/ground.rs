@@ -77,7 +77,7 @@ pub struct GroundInfo {
     pub what: &'static str,
     /// Other rules the ground applies: the river crossed at a ford or bridge (MOV-TER-06), the
     /// road a bridge carries (MOV-TER-09, MOV-TER-10).
-    pub also: Option<&'static str>,
+    pub also: [Option<&'static str>; 2],
     /// True when the piece climbs (MOV-TER-04).
     pub uphill: bool,
     /// True when the piece is on a hill without climbing: level or downhill (MOV-TER-05).
@@ -171,8 +171,8 @@ impl Ground<'_> {
                 }
             }
         }
-        // (multiplier, rule, words, another rule applied)
-        let ground: (f64, &'static str, &'static str, Option<&'static str>) = match water {
+        // (multiplier, rule, words, other rules applied)
+        let ground: (f64, &'static str, &'static str, [Option<&'static str>; 2]) = match water {
             // A bridge costs as the road over it, or firm ground without one (MOV-TER-08).
             Some((v, rule, _, river)) if v.is_nan() => match road {
                 Some((r, road_rule, _)) => (
@@ -185,15 +185,15 @@ impl Ground<'_> {
                     } else {
                         "bridge (as its dirt road, wet)"
                     },
-                    Some(road_rule),
+                    [Some(road_rule), river],
                 ),
-                None => (m.firm, rule, "bridge (as firm ground)", river),
+                None => (m.firm, rule, "bridge (as firm ground)", [river, None]),
             },
-            Some((v, rule, what, river)) => (v, rule, what, river),
+            Some((v, rule, what, river)) => (v, rule, what, [river, None]),
             None => match road {
-                Some((r, rule, what)) => (r, rule, what, None),
+                Some((r, rule, what)) => (r, rule, what, [None, None]),
                 None => {
-                    let mut best = (m.firm, "MOV-TER-02", "firm ground", None);
+                    let mut best = (m.firm, "MOV-TER-02", "firm ground", [None, None]);
                     for i in g.areas.iter() {
                         let Some(a) = self.table.areas.get(i) else { continue };
                         let v = match a.kind {
@@ -210,7 +210,7 @@ impl Ground<'_> {
                             }
                         };
                         if v.0 > best.0 {
-                            best = (v.0, v.1, v.2, None);
+                            best = (v.0, v.1, v.2, [None, None]);
                         }
                     }
                     best

@@ -307,7 +307,22 @@ impl Movement {
                 && p.stopped.is_none()
                 && (p.left_table || planner.static_problem(&p.pose, planner.who).is_none())
             {
+                // The extra inches are priced like the rest of the path and then given back.
                 let mut p = p;
+                let free = p.cost - plan.cost;
+                let leg = p.legs.len().saturating_sub(1);
+                let mut credit = crate::state::CostItem::fixed(
+                    "MOV-THRU-04",
+                    format!(
+                        "the last {extra:.1}\" carried free to end clear of friends (MOV-R-18)"
+                    ),
+                    -free,
+                );
+                credit.leg = leg;
+                p.items.push(credit);
+                if let Some(l) = p.legs.last_mut() {
+                    l.cost -= free;
+                }
                 p.cost = plan.cost;
                 p.rules.insert("MOV-THRU-04");
                 p.stopped =
@@ -347,9 +362,12 @@ impl Movement {
             Some(a) => (a - start).normalized().unwrap_or(dir),
             None => dir.normalized().unwrap_or(dir),
         };
+        // A unit in flight would rather not run into the enemy.
+        let planner = Planner::new(self, state, unit)?;
         let score = |p: &Plan| -> f64 {
             let end = centroid(&layout(&p.pose, n, u.stand_size));
-            (end - start).dot(toward) + 0.25 * end.distance(start)
+            let contact = kind == MoveKind::Flight && !p.left_table && planner.in_contact(&p.pose);
+            (end - start).dot(toward) + 0.25 * end.distance(start) - if contact { 3.0 } else { 0.0 }
         };
         let mut best = straight.map(|(p, a)| (score(&p) + 0.5, p, a));
         for deg in [30.0, -30.0, 60.0, -60.0, 90.0, -90.0] {

@@ -436,6 +436,14 @@ impl Movement {
             return Some(r);
         }
         let u = &state.units[unit];
+        if u.moved {
+            // Even a piece that regrouped and may still form up: the change takes the whole
+            // turn (MOV-LIMB-01).
+            return Some(refuse(
+                "MOV-LIMB-01",
+                format!("'{}' has moved this turn; limbering takes the whole turn", u.name),
+            ));
+        }
         match &u.limber {
             None => Some(refuse("MOV-LIMB-01", format!("'{}' is not artillery", u.name))),
             Some(l) if l.limbered == limber => Some(refuse(
@@ -1174,15 +1182,53 @@ impl RuleSet for Movement {
                 let frac = (1 + rnd(10)) as f64 / 10.0;
                 proposals.push(one(false, false, advance(at + dir * (allow * frac))));
             }
-            let fwd = at + f.vector() * (allow * (1 + rnd(8)) as f64 / 10.0);
+            // Under a battle command: straight at the nearest enemy stand within the charge's
+            // reach (a charge, or a move from melee), or else forward.
+            let reach = allow * self.data.rates.multipliers.charge;
+            let target = state
+                .units
+                .iter()
+                .filter(|e| e.on_table && e.side != side)
+                .flat_map(|e| e.stands.iter().map(|s| s.rect.centre))
+                .filter(|c| c.distance(at) <= reach + 2.0)
+                .min_by(|a, b| a.distance(at).total_cmp(&b.distance(at)));
+            let fwd = match target {
+                Some(c) => c,
+                None => at + f.vector() * (allow * (1 + rnd(8)) as f64 / 10.0),
+            };
             proposals.push(one(false, true, advance(fwd)));
             let far = at + f.vector() * (allow * (10 + rnd(10)) as f64 / 10.0);
             proposals.push(one(true, false, advance(far)));
+            // A change of facing, then (every other time) a march along the new front.
             let turn = [Turn::Right, Turn::Left, Turn::About][rnd(3) as usize];
-            proposals.push(one(false, false, Step::Face(turn)));
+            let mut steps = vec![Step::Face(turn)];
+            if rnd(2) == 0
+                && let Ok(p) = self.turned_pose(state, u.id, turn)
+            {
+                steps.push(advance(p.at + p.facing.vector() * (allow * 0.5)));
+            }
+            proposals.push(Command::Move {
+                unit: u.id,
+                forced_march: false,
+                battle_command: false,
+                steps,
+            });
+            // A wheel, then (every other time) a short advance.
             let pivot = if rnd(2) == 0 { Pivot::Left } else { Pivot::Right };
             let degrees = (15 * (1 + rnd(6))) as f64;
-            proposals.push(one(false, false, Step::Wheel { pivot, degrees }));
+            let mut steps = vec![Step::Wheel { pivot, degrees }];
+            if rnd(2) == 0 {
+                let turned = f.rotated(tabletop::geometry::rotation(
+                    if pivot == Pivot::Left { 1.0 } else { -1.0 } * degrees.to_radians(),
+                ));
+                steps.push(advance(at + turned.vector() * (allow * 0.3)));
+            }
+            proposals.push(Command::Move {
+                unit: u.id,
+                forced_march: false,
+                battle_command: false,
+                steps,
+            });
             let formation = [
                 Formation::Line,
                 Formation::Column,

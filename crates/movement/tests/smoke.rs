@@ -19,6 +19,32 @@ fn ford_scenario_loads_and_plays_a_few_random_phases() {
     let _ = Side::Red;
 }
 
+/// Every ready scenario validates and starts with every unit in touch with its army: no
+/// engine move before the first command.
+#[test]
+fn every_ready_scenario_loads_and_starts_with_no_separated_units() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/movement");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let g = game(&text);
+        let moved: Vec<String> =
+            g.log().into_iter().map(|l| l.text).filter(|t| !t.contains("movement phase")).collect();
+        assert!(moved.is_empty(), "{}: {moved:#?}", path.display());
+        assert!(
+            !g.state().objectives.is_empty(),
+            "{}: a ready battle has objectives",
+            path.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 3, "{n} ready scenarios");
+}
+
 #[test]
 fn ford_scenario_starts_with_no_separated_units() {
     let g = game(&ford_text());
