@@ -6,7 +6,7 @@ use crate::Movement;
 use crate::engine::{OnEnemy, OnFriend, Options, Plan, Planner};
 use crate::layout::{centroid, layout};
 use crate::model::{Edge, MoraleState, Turn};
-use crate::state::{Event, MoveKind, State, Step, Unit, UnitId};
+use crate::state::{AllowanceBasis, Event, MoveKind, State, Step, Unit, UnitId};
 use serde::{Deserialize, Serialize};
 use tabletop::geometry::{Point, Rect, Sector, Vec2, direction_sector};
 use tabletop::rules::RuleId;
@@ -394,7 +394,8 @@ impl Movement {
             if let Some((plan, allowance)) =
                 self.compulsory_route(state, unit, dir, None, MoveKind::Flight, None)
             {
-                out.push(moved(u, MoveKind::Flight, &plan, allowance, &["MOV-REG-02"]));
+                let basis = self.allowance(u, false, false).basis;
+                out.push(moved(u, MoveKind::Flight, &plan, allowance, basis, &["MOV-REG-02"]));
                 if plan.left_table {
                     out.push(Event::Removed {
                         unit,
@@ -439,16 +440,32 @@ impl Movement {
                 Target::Leader { .. } => "MOV-REG-06",
                 Target::Group { .. } => "MOV-REG-08",
             };
-            out.push(moved(
+            // Firm or checked units head back (MOV-REG-03); shaken or Broken ones only after
+            // they rally (MOV-REG-04). Either way they regroup even outside their leader's
+            // command range (MOV-REG-01).
+            let why = match u.morale {
+                MoraleState::Firm | MoraleState::Checked => "MOV-REG-03",
+                MoraleState::Shaken | MoraleState::Broken => "MOV-REG-04",
+            };
+            let basis = self.allowance(u, false, false).basis;
+            let mut event = moved(
                 u,
                 MoveKind::Regroup,
                 &plan,
                 allowance,
-                &["MOV-REG-03", "MOV-REG-09", "MOV-REG-11", rule],
-            ));
+                basis,
+                &["MOV-REG-01", why, "MOV-REG-09", "MOV-REG-11", rule],
+            );
             let mut probe = state.clone();
             probe.units[unit].set_pose(plan.pose);
-            if self.reached(&probe, &probe.units[unit], &target) {
+            let arrived = self.reached(&probe, &probe.units[unit], &target);
+            if arrived && let Event::Moved { lost, rules, .. } = &mut event {
+                // What is left may still be spent forming up (MOV-REG-10).
+                *lost = 0.0;
+                rules.retain(|r| r.as_str() != "MOV-GEN-04");
+            }
+            out.push(event);
+            if arrived {
                 out.push(Event::Separation {
                     unit,
                     name: String::new(),
@@ -467,22 +484,43 @@ impl Movement {
     }
 }
 
-/// A `Moved` event from a plan.
+/// A `Moved` event from a plan, with the allowance it was made against and the rules it
+/// applied. Allowance left at the end is lost (MOV-GEN-04).
 pub fn moved(
     u: &Unit,
     kind: MoveKind,
     plan: &Plan,
     allowance: f64,
+    basis: AllowanceBasis,
     extra: &[&'static str],
 ) -> Event {
     let mut rules: Vec<RuleId> = extra.iter().map(|r| RuleId::new(r)).collect();
-    for r in &plan.rules {
+    let mut add = |r: &'static str| {
         let id = RuleId::new(r);
         if !rules.contains(&id) {
             rules.push(id);
         }
+    };
+    for r in basis.rules.iter().chain(basis.factors.iter().map(|f| &f.rule)) {
+        if let std::borrow::Cow::Borrowed(s) = r.0 {
+            add(s);
+        }
     }
-    let _ = layout;
+    for r in &plan.rules {
+        add(r);
+    }
+    if plan.items.len() > 1 {
+        // The cost is the sum of its parts (MOV-GEN-03).
+        add("MOV-GEN-03");
+    }
+    if let Some(r) = plan.stop_rule {
+        add(r);
+    }
+    let left = allowance - plan.cost;
+    let lost = if left > LOST_EPSILON { left } else { 0.0 };
+    if lost > 0.0 {
+        add("MOV-GEN-04");
+    }
     Event::Moved {
         unit: u.id,
         name: String::new(),
@@ -493,8 +531,14 @@ pub fn moved(
         cost: plan.cost,
         allowance,
         items: plan.items.clone(),
+        legs: plan.legs.clone(),
+        basis: Some(Box::new(basis)),
+        lost,
         note: plan.stopped.clone().unwrap_or_default(),
         reorder: plan.reorder.clone(),
         rules,
     }
 }
+
+/// Allowance left over below this is not reported as lost (the compulsory moves' bisection).
+pub const LOST_EPSILON: f64 = 1e-6;

@@ -8,7 +8,8 @@ use crate::model::{Formation, MoraleState, Turn};
 use crate::regroup::moved;
 use crate::scenario::Scenario;
 use crate::state::{
-    Command, Event, Limber, MoveKind, Objective, SideState, Stand, State, Step, Unit, UnitId,
+    AllowanceBasis, Command, Event, Limber, MoveKind, Objective, SideState, Stand, State, Step,
+    Unit, UnitId,
 };
 use serde::Serialize;
 use std::sync::Arc;
@@ -379,6 +380,16 @@ impl Movement {
                     if limber { "limbered" } else { "unlimbered" }
                 ),
             )),
+            // The turn of a change is a turn without shooting, so a piece that has shot this
+            // turn may not start one (MOV-LIMB-02, MOV-R-19).
+            Some(l) if l.shot_turn == Some(state.turn) => Some(refuse(
+                "MOV-LIMB-02",
+                format!(
+                    "'{}' has shot this turn and may not {} in the same turn",
+                    u.name,
+                    if limber { "limber" } else { "unlimber" }
+                ),
+            )),
             _ => None,
         }
     }
@@ -490,12 +501,14 @@ impl Movement {
                             self.plan_move(state, *unit, steps, false, *battle_command).ok();
                         match normal_plan {
                             Some(p) if p.cost <= normal + tol && !p.ends_in_contact => {
+                                let basis = self.allowance(u, false, false).basis;
                                 out.push(moved(
                                     u,
                                     MoveKind::Voluntary,
                                     &p,
                                     normal,
-                                    &["MOV-FM-01", "MOV-GEN-01"],
+                                    basis,
+                                    &["MOV-FM-01", "MOV-R-28", "MOV-GEN-01", "MOV-GEN-05"],
                                 ));
                             }
                             _ => out.push(Event::ForcedMarchFailed {
@@ -505,13 +518,16 @@ impl Movement {
                         }
                         return Ok(out);
                     }
-                    let allowance = self.allowance(u, true, false).this_move;
+                    let allowance = self.allowance(u, true, false);
+                    // Every cost is paid out of the doubled allowance (MOV-FM-08); the march
+                    // starts and ends out of contact, so it needs no battle command (MOV-GEN-05).
                     out.push(moved(
                         u,
                         MoveKind::ForcedMarch,
                         &plan,
-                        allowance,
-                        &["MOV-FM-02", "MOV-GEN-01"],
+                        allowance.this_move,
+                        allowance.basis,
+                        &["MOV-FM-01", "MOV-FM-02", "MOV-FM-08", "MOV-GEN-01", "MOV-GEN-05"],
                     ));
                     // Attrition (MOV-FM-05).
                     let per = if u.is_personality() {
@@ -574,17 +590,36 @@ impl Movement {
                     return Ok(out);
                 }
                 let charge = plan.ends_in_contact;
-                let allowance = match u.regroup_left {
-                    Some(left) => left,
-                    None => self.allowance(u, false, charge).this_move,
+                let (allowance, basis) = match u.regroup_left {
+                    Some(left) => (
+                        left,
+                        AllowanceBasis {
+                            base: left,
+                            what: "left after regrouping, for forming up".into(),
+                            rules: vec![RuleId::new("MOV-REG-10")],
+                            factors: Vec::new(),
+                        },
+                    ),
+                    None => {
+                        let a = self.allowance(u, false, charge);
+                        (a.this_move, a.basis)
+                    }
                 };
                 let mut extra = vec!["MOV-GEN-01"];
                 if u.regroup_left.is_some() {
                     extra.push("MOV-REG-10");
                 }
+                let started_in_contact = self.in_contact(state, *unit);
+                if started_in_contact {
+                    // A move from melee contact, under a battle command (MOV-GEN-06, MOV-R-37).
+                    extra.push("MOV-GEN-06");
+                }
                 if charge {
+                    // Ending in contact, under a battle command, with the bonus (MOV-GEN-07,
+                    // MOV-GEN-08).
+                    extra.push("MOV-GEN-07");
                     extra.push("MOV-GEN-08");
-                } else if !self.in_contact(state, *unit) {
+                } else if !started_in_contact {
                     extra.push("MOV-GEN-05");
                 }
                 let mut e = moved(
@@ -592,6 +627,7 @@ impl Movement {
                     if charge { MoveKind::Charge } else { MoveKind::Voluntary },
                     &plan,
                     allowance,
+                    basis,
                     &extra,
                 );
                 if let Event::Moved { note, .. } = &mut e

@@ -336,7 +336,27 @@ pub enum MoveKind {
     Flight,
 }
 
-/// One item of a move's cost, for the log and the referee.
+/// One factor of a cost or an allowance: a multiplier and the rule behind it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Factor {
+    /// The rule.
+    pub rule: RuleId,
+    /// What it is ("mud", "uphill", "sideways", "forced march").
+    pub what: String,
+    /// The multiplier.
+    pub value: f64,
+}
+
+impl Factor {
+    /// A factor.
+    pub fn new(rule: &'static str, what: impl Into<String>, value: f64) -> Factor {
+        Factor { rule: RuleId::new(rule), what: what.into(), value }
+    }
+}
+
+/// One item of a move's cost, for the log and the referee. A cost by distance gives the
+/// inches measured and its factors (cost = inches × every factor); a fixed cost (a change of
+/// facing, an obstacle's surcharge, stands turning as they form) gives neither.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CostItem {
     /// The rule applied.
@@ -345,6 +365,113 @@ pub struct CostItem {
     pub what: String,
     /// Inches of allowance.
     pub cost: f64,
+    /// The leg of the move (the index into the move's legs) it belongs to.
+    #[serde(default)]
+    pub leg: usize,
+    /// Inches measured, for a cost by distance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inches: Option<f64>,
+    /// The multipliers of a cost by distance, each with its rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub factors: Vec<Factor>,
+}
+
+impl CostItem {
+    /// A fixed cost.
+    pub fn fixed(rule: &'static str, what: impl Into<String>, cost: f64) -> CostItem {
+        CostItem {
+            rule: RuleId::new(rule),
+            what: what.into(),
+            cost,
+            leg: 0,
+            inches: None,
+            factors: Vec::new(),
+        }
+    }
+
+    /// The item in words, with its parts: `advance: 3.00" × mud ×2 [MOV-TER-03] × forward ×1
+    /// [MOV-DIR-01] = 6.00"`, or `change of facing to the right 1.00" [MOV-FACE-02]`.
+    pub fn describe(&self) -> String {
+        match self.inches {
+            Some(inches) => {
+                let mut s = format!("{}: {inches:.2}\"", self.what);
+                for f in &self.factors {
+                    s.push_str(&format!(" × {} ×{} [{}]", f.what, fmt_factor(f.value), f.rule));
+                }
+                s.push_str(&format!(" = {:.2}\"", self.cost));
+                s
+            }
+            None => format!("{} {:.2}\" [{}]", self.what, self.cost, self.rule),
+        }
+    }
+}
+
+/// A multiplier in words: `2`, `0.5`, `1.333`.
+pub fn fmt_factor(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// What kind of step a leg of a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LegKind {
+    /// A straight advance of the reference point.
+    Advance,
+    /// A change of facing.
+    Face,
+    /// A wheel about a front corner.
+    Wheel,
+    /// A change of formation.
+    Form,
+}
+
+/// One step of a move as it was carried out, with its cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Leg {
+    /// The kind of step.
+    pub kind: LegKind,
+    /// The pose before it.
+    pub from: Pose,
+    /// The pose after it.
+    pub to: Pose,
+    /// Inches measured: the reference point's travel (an advance), the outside of the turn (a
+    /// wheel, MOV-WHEEL-03), the farthest stand's path (a change of formation, MOV-FORM-12);
+    /// nothing for a change of facing.
+    pub measured: f64,
+    /// Inches of allowance it cost (the sum of its items).
+    pub cost: f64,
+}
+
+/// How an allowance was made: the rate of the unit's slowest stand (or its own rate, or its
+/// piece's) times every factor that applies (MOV-GEN-02).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllowanceBasis {
+    /// The rate, in inches.
+    pub base: f64,
+    /// Where the rate comes from, in words.
+    pub what: String,
+    /// The rules that give the rate.
+    pub rules: Vec<RuleId>,
+    /// The factors (circle ⅓, forced march ×2, charge 4/3), each with its rule.
+    pub factors: Vec<Factor>,
+}
+
+impl AllowanceBasis {
+    /// The allowance: the base times every factor.
+    pub fn value(&self) -> f64 {
+        self.factors.iter().fold(self.base, |a, f| a * f.value)
+    }
+
+    /// In words, with its parts.
+    pub fn describe(&self) -> String {
+        let rules: Vec<&str> = self.rules.iter().map(|r| r.as_str()).collect();
+        let mut s = format!("{} {}\" [{}]", self.what, fmt_factor(self.base), rules.join(", "));
+        for f in &self.factors {
+            s.push_str(&format!(" × {} ×{} [{}]", f.what, fmt_factor(f.value), f.rule));
+        }
+        s
+    }
 }
 
 /// A change to the state.
@@ -379,6 +506,16 @@ pub enum Event {
         allowance: f64,
         /// What was paid for.
         items: Vec<CostItem>,
+        /// The steps as carried out, each with its poses and cost.
+        #[serde(default)]
+        legs: Vec<Leg>,
+        /// How the allowance was made.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        basis: Option<Box<AllowanceBasis>>,
+        /// Allowance left at the end and lost (MOV-GEN-04); none when it may still be spent
+        /// forming up after regrouping (MOV-REG-10).
+        #[serde(default)]
+        lost: f64,
         /// A note (stopped at contact, truncated…).
         note: String,
         /// After a formation change, the old index of the stand in each new place.
@@ -664,13 +801,29 @@ impl Narrate for Event {
         match self {
             Event::PhaseStarted { side, turn } => format!("turn {turn}: {side} movement phase"),
             Event::PhaseEnded { side } => format!("{side} ends its movement phase"),
-            Event::Moved { unit: _, name, kind, cost, allowance, to, note, items, .. } => {
-                let parts: Vec<String> = items
-                    .iter()
-                    .map(|i| format!("{} {:.2}\" [{}]", i.what, i.cost, i.rule))
-                    .collect();
+            Event::Moved {
+                unit: _,
+                name,
+                kind,
+                cost,
+                allowance,
+                to,
+                note,
+                items,
+                basis,
+                lost,
+                ..
+            } => {
+                let parts: Vec<String> = items.iter().map(CostItem::describe).collect();
+                let mut tail = String::new();
+                if let Some(b) = basis {
+                    tail.push_str(&format!("; allowance {}", b.describe()));
+                }
+                if *lost > 1e-9 {
+                    tail.push_str(&format!("; {lost:.2}\" left is lost [MOV-GEN-04]"));
+                }
                 format!(
-                    "{name} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}",
+                    "{name} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}{}",
                     match kind {
                         MoveKind::Voluntary => "moves",
                         MoveKind::ForcedMarch => "force-marches",
@@ -686,9 +839,12 @@ impl Narrate for Event {
                     allowance,
                     if parts.is_empty() {
                         String::new()
+                    } else if parts.len() == 1 {
+                        format!(" ({})", parts[0])
                     } else {
-                        format!(" ({})", parts.join("; "))
+                        format!(" ({}) [MOV-GEN-03]", parts.join("; "))
                     },
+                    tail,
                     if note.is_empty() { String::new() } else { format!("; {note}") }
                 )
             }

@@ -2,6 +2,7 @@
 //! are removed a figure per 20 and the remainder carried (WRG-CAS-01 .. -05, WRG-SCALE-02).
 
 use crate::Data;
+use crate::report::{Fact, Note, Total};
 use serde::{Deserialize, Serialize};
 
 /// One reading of the casualty table.
@@ -18,6 +19,9 @@ pub struct Reading {
     /// How the figures were read above 20: (tens, remainder), else `None` (WRG-CAS-02).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tens: Option<(u32, u32)>,
+    /// Above 20 figures, the cells read: at 10 figures and at the remainder.
+    #[serde(skip)]
+    pub cells: Option<(u32, u32)>,
     /// The rules applied.
     pub rules: Vec<&'static str>,
 }
@@ -33,15 +37,94 @@ pub fn men_lost(data: &Data, factor: i32, figures: u32) -> Reading {
     let row = &t.row[(row_factor - t.min_factor()) as usize].men;
     let cell = |n: u32| if n == 0 { 0 } else { row[(n - 1) as usize] };
     let width = t.tens_above;
-    let (men, tens) = if figures <= width {
-        (cell(figures), None)
+    let (men, tens, cells) = if figures <= width {
+        (cell(figures), None, None)
     } else {
         rules.push("WRG-CAS-02");
         let q = figures / 10;
         let r = figures % 10;
-        (q.saturating_mul(cell(10)).saturating_add(cell(r)), Some((q, r)))
+        (
+            q.saturating_mul(cell(10)).saturating_add(cell(r)),
+            Some((q, r)),
+            Some((cell(10), cell(r))),
+        )
     };
-    Reading { factor, row: row_factor, figures, men, tens, rules }
+    if factor == 2 && figures == 10 {
+        // The book's own example: 10 figures at 2 cause 13 casualties (WRG-CAS-04).
+        rules.push("WRG-CAS-04");
+    }
+    Reading { factor, row: row_factor, figures, men, tens, cells, rules }
+}
+
+/// A reading as a total: the men, from the row and column read (WRG-CAS-01), clamped into the
+/// table (WRG-CAS-05), by tens above 20 figures (WRG-CAS-02).
+pub fn reading_total(r: &Reading) -> Total {
+    let (rule, row) = if r.row != r.factor {
+        ("WRG-CAS-05", format!("T8 row {} (total {} read at the table's end)", r.row, r.factor))
+    } else {
+        ("WRG-CAS-01", format!("T8 row {}", r.row))
+    };
+    let t = Total::new("men");
+    match (r.tens, r.cells) {
+        (Some((q, rem)), Some((ten, rest))) => t
+            .plus(
+                "WRG-CAS-02",
+                format!("{row}: {q} × {ten} for {q} tens of figures"),
+                (q * ten) as f64,
+            )
+            .plus(rule, format!("{row}: {rest} for the {rem} figures over"), rest as f64),
+        _ => t.plus(rule, format!("{row}, {} figures", r.figures), r.men as f64),
+    }
+}
+
+/// A unit's losses told for the log: the men lost, the figures removed a figure per 20 and the
+/// men carried forward, with the facts (WRG-CAS-03).
+#[allow(clippy::too_many_arguments)]
+pub fn losses_note(
+    data: &Data,
+    name: &str,
+    unit: u16,
+    how: &str,
+    men: u32,
+    figures_before: u32,
+    carried_before: u32,
+    figures_removed: u32,
+    carried: u32,
+) -> Note {
+    let per = data.casualties.men_per_figure;
+    let mut total = Total::new("men carried")
+        .plus("WRG-CAS-03", "carried before", carried_before as f64)
+        .plus("WRG-CAS-01", "men lost", men as f64);
+    if figures_removed > 0 {
+        total = total.plus(
+            "WRG-CAS-03",
+            match figures_removed {
+                1 => format!("1 figure removed, {per} men"),
+                n => format!("{n} figures removed, {per} men each"),
+            },
+            -((figures_removed * per) as f64),
+        );
+    }
+    let dropped = (carried_before + men).saturating_sub(figures_removed * per + carried);
+    if dropped > 0 {
+        total = total.plus("WRG-CAS-03", "men beyond the last figure", -(dropped as f64));
+    }
+    let removed = match figures_removed {
+        0 => "no figure removed".to_string(),
+        1 => "1 figure removed".to_string(),
+        n => format!("{n} figures removed"),
+    };
+    Note::new("WRG-CAS-03", format!("{name} lose {men} men {how}: {removed}, {carried} carried"))
+        .and("WRG-SCALE-02")
+        .with_total(total)
+        .with_fact(Fact::Losses {
+            unit,
+            men,
+            figures_before,
+            figures_removed,
+            carried_before,
+            carried_after: carried,
+        })
 }
 
 /// Men added to a unit's carried losses, and the figures that come off (WRG-CAS-03).

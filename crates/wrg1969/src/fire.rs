@@ -122,18 +122,19 @@ pub struct Overhead {
     pub onto_engaged_front: bool,
 }
 
-/// Whether an overhead shot is allowed, and whether it takes the -1 of WRG-TAC-01
-/// (WRG-FIRE-08 .. -13).
-pub fn overhead(o: &Overhead) -> Result<bool, &'static str> {
+/// Whether an overhead shot is allowed, whether it takes the -1 of WRG-TAC-01, and the rule
+/// that allows it (WRG-FIRE-08 .. -13). `Err` names the rule that forbids it.
+pub fn overhead(o: &Overhead) -> Result<(bool, &'static str), &'static str> {
     if o.shooter_contour > o.intervening_contour {
         // Over lower troops: no penalty (WRG-FIRE-08); a contour is taller than an elephant.
-        return Ok(false);
+        return Ok((false, "WRG-FIRE-08"));
     }
     if o.shooter_contour < o.intervening_contour {
         return Err("WRG-FIRE-08");
     }
-    if o.shooter == TroopType::Elephant && o.intervening.is_mounted() {
-        return Ok(false); // WRG-FIRE-09
+    // Elephant crews sit above cavalry, and so above foot too (WRG-FIRE-09, WRG-R-02).
+    if o.shooter == TroopType::Elephant && o.intervening != TroopType::Elephant {
+        return Ok((false, "WRG-FIRE-09"));
     }
     if o.shooter.is_cavalry() {
         return Err("WRG-FIRE-09");
@@ -152,7 +153,7 @@ pub fn overhead(o: &Overhead) -> Result<bool, &'static str> {
     if o.ranks > 2 {
         return Err("WRG-FIRE-13");
     }
-    Ok(true)
+    Ok((true, "WRG-FIRE-10"))
 }
 
 /// What a crew-served weapon shoots as (WRG-FIRE-14).
@@ -221,21 +222,6 @@ pub fn shoot(data: &Data, s: &Shot) -> ShotResult {
     let t = weapon_factor + total(&tactical) + random;
     let reading = men_lost(data, t, s.figures);
     ShotResult { weapon_factor, tactical, random, total: t, reading }
-}
-
-/// The first of a period's time steps at which a shooter could hit its target: the shot may
-/// be taken at any moment of the period, but not while the shooter charges (WRG-FIRE-01,
-/// WRG-R-11). Each step gives the shooter's front centre and facing, the target's nearest
-/// point, and whether the shooter was charging then.
-pub fn moment_of_shot(
-    data: &Data,
-    kind: ArcKind,
-    range: f64,
-    steps: &[(Point, Facing, Point, bool)],
-) -> Option<usize> {
-    steps
-        .iter()
-        .position(|(o, f, t, charging)| !charging && reaches(data, *o, *f, kind, range, *t).is_ok())
 }
 
 #[cfg(test)]
@@ -386,7 +372,7 @@ mod tests {
             intervening: TroopType::Elephant,
             ..oh()
         };
-        assert_eq!(overhead(&o), Ok(false));
+        assert_eq!(overhead(&o), Ok((false, "WRG-FIRE-08")));
         let up = Overhead { intervening_contour: 1, ..oh() };
         assert_eq!(overhead(&up), Err("WRG-FIRE-08"));
     }
@@ -396,7 +382,7 @@ mod tests {
     fn wrg_fire_09_elephants_over_cavalry_cavalry_not_over_infantry() {
         let e =
             Overhead { shooter: TroopType::Elephant, intervening: TroopType::HeavyCavalry, ..oh() };
-        assert_eq!(overhead(&e), Ok(false));
+        assert_eq!(overhead(&e), Ok((false, "WRG-FIRE-09")));
         let c = Overhead {
             shooter: TroopType::LightCavalry,
             weapon: MissileWeapon::MountedSelfBow,
@@ -409,7 +395,7 @@ mod tests {
     // Checks WRG-FIRE-10.
     #[test]
     fn wrg_fire_10_only_regular_close_order_archers_on_the_level() {
-        assert_eq!(overhead(&oh()), Ok(true));
+        assert_eq!(overhead(&oh()), Ok((true, "WRG-FIRE-10")));
         let barb = Overhead { status: Status::Barbarian, ..oh() };
         assert_eq!(overhead(&barb), Err("WRG-FIRE-10"));
         let light = Overhead { shooter: TroopType::LightInfantry, ..oh() };
@@ -492,21 +478,5 @@ mod tests {
             assert_eq!(missile_factor(&d, MissileWeapon::Sling, t), f, "{t}");
         }
         assert_eq!(missile_factor(&d, MissileWeapon::Crossbow, TroopType::SuperHeavyCavalry), 1);
-    }
-
-    // Checks WRG-FIRE-01.
-    #[test]
-    fn wrg_fire_01_any_moment_but_not_while_charging() {
-        let d = data();
-        let north = Facing::from_bearing_degrees(0.0);
-        let o = Vec2::new(0.0, 0.0);
-        // Horse archers gallop across the slingers' front: out of arc, then in front, then past.
-        let steps = [
-            (o, north, Vec2::new(-20.0, 8.0), false),
-            (o, north, Vec2::new(0.0, 8.0), true),
-            (o, north, Vec2::new(1.0, 8.0), false),
-            (o, north, Vec2::new(20.0, 8.0), false),
-        ];
-        assert_eq!(moment_of_shot(&d, ArcKind::Narrow, 12.0, &steps), Some(2));
     }
 }

@@ -44,6 +44,7 @@ pub mod sight;
 pub mod situation;
 pub mod state;
 pub mod test_phase;
+pub mod umpire;
 pub mod unit;
 pub mod victory;
 

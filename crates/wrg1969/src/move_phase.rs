@@ -52,6 +52,34 @@ pub struct Movement {
     pub triggers: Vec<(u16, Trigger)>,
     /// Units that left the table this period, and why (WRG-LEAVE, WRG-PURS-06).
     pub left_table: Vec<(u16, Left)>,
+    /// Where every unit stood at the end of each of the period's time steps, and how it was
+    /// moving then: step after step, a pose per unit in id order (WRG-FIRE-01, WRG-R-11).
+    pub poses: Vec<StepPose>,
+}
+
+/// How a unit was moving in a time step, as shooting reads it (WRG-FIRE-04, -06).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum StepMotion {
+    /// No move under way.
+    #[default]
+    Still,
+    /// Moving forward or to a place, or pursuing.
+    Moving,
+    /// Charging or countercharging.
+    Charging,
+    /// Evading, retreating, retiring, stepping back or routing.
+    Retreating,
+}
+
+/// A unit's standard and facing at the end of a time step, and how it was moving.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepPose {
+    /// Its standard.
+    pub at: tabletop::geometry::Point,
+    /// Its facing.
+    pub facing: tabletop::geometry::Facing,
+    /// How it was moving.
+    pub going: StepMotion,
 }
 
 /// Whether `side` may direct this move in its plan: its own unit, on the table, free to
@@ -101,28 +129,90 @@ pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
 pub fn pushed_back_notes(
     state: &State,
     stood: &mut [tabletop::geometry::Point],
-    unit: u16,
-    by: u16,
-    inches: f64,
+    [unit, by]: [u16; 2],
+    [back_inches, followed]: [f64; 2],
 ) -> Vec<Note> {
     use crate::report::{MoveKind, Total};
     let mut out = Vec::with_capacity(2);
-    for (id, back) in [(unit, true), (by, false)] {
+    for (id, back, inches) in [(unit, true, back_inches), (by, false, followed)] {
         let Some(u) = state.units.get(id as usize) else { continue };
         let dir = if back { -u.facing.vector() } else { u.facing.vector() };
         let Some(at) = stood.get_mut(id as usize) else { continue };
         let from = *at;
         *at = from + dir * inches;
         let (text, what) = if back {
-            (format!("{} are pushed back {inches}\"", u.name), "push-back")
+            (format!("{} are pushed back {}\"", u.name, crate::report::number(inches)), "push-back")
         } else {
-            (format!("{} follow up {inches}\"", u.name), "following up")
+            (format!("{} follow up {}\"", u.name, crate::report::number(inches)), "following up")
         };
         let allowance = Total::new("allowance").plus("WRG-AFTER-05", what, inches);
         let way = (from, *at);
         out.push(moved::moved_note(u, MoveKind::AfterCombat, way, "WRG-AFTER-05", text, allowance));
     }
     out
+}
+
+/// How far a unit can go straight along `dir`, up to `most` inches, before its footprint would
+/// overlap another unit (but `ignore`, the enemy it fights) or leave the table.
+pub fn room(
+    data: &Data,
+    state: &State,
+    id: u16,
+    dir: tabletop::geometry::Vec2,
+    most: f64,
+    ignore: u16,
+) -> f64 {
+    let Some(u) = state.units.get(id as usize) else { return 0.0 };
+    let others: Vec<tabletop::geometry::Rect> = state
+        .units
+        .iter()
+        .filter(|o| o.id != id && o.id != ignore && o.on_table())
+        .map(|o| footprint(data, o))
+        .collect();
+    let free = |d: f64| {
+        let r = u.block.footprint(data, u.troop, u.at + dir * d, u.facing);
+        state.table.contains_rect(&r) && !others.iter().any(|o| o.overlaps(&r))
+    };
+    if free(most) {
+        return most;
+    }
+    let (mut a, mut b) = (0.0, most);
+    for _ in 0..30 {
+        let mid = 0.5 * (a + b);
+        if free(mid) {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    a
+}
+
+/// Where unit `id`, facing `facing`, may be placed at `at` or the nearest point to it along
+/// its frontage's line, up to 24" either way, clear of every other unit and on the table
+/// (troops returning to the table, WRG-LEAVE-02).
+pub fn clear_place(
+    data: &Data,
+    state: &State,
+    id: u16,
+    at: tabletop::geometry::Point,
+    facing: tabletop::geometry::Facing,
+) -> Option<tabletop::geometry::Point> {
+    let u = state.units.get(id as usize)?;
+    let others: Vec<tabletop::geometry::Rect> = state
+        .units
+        .iter()
+        .filter(|o| o.id != id && o.on_table())
+        .map(|o| footprint(data, o))
+        .collect();
+    let side = facing.right();
+    (0..=48).map(|k| if k % 2 == 0 { k as f64 / 2.0 } else { -(k as f64 + 1.0) / 2.0 }).find_map(
+        |d| {
+            let p = at + side * d;
+            let r = u.block.footprint(data, u.troop, p, facing);
+            (state.table.contains_rect(&r) && !others.iter().any(|o| o.overlaps(&r))).then_some(p)
+        },
+    )
 }
 
 /// The note of a fall-back ordered by the after-combat rules, made next period
@@ -154,14 +244,31 @@ pub fn fall_back_note(state: &State, unit: u16, inches: f64) -> Note {
 /// outdistanced pursuit unless one of `enemies` (those it was fighting) could reach it at
 /// its first period's pursuit speed (WRG-BRK-01, -03, WRG-R-26). Returns the note of its
 /// move and whether it counts as routed.
-pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -> (Note, bool) {
+pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -> (Note, BrokeOff) {
     let u = state.units[id as usize].clone();
     let speed = crate::moves::rout_speed(data, u.troop, 1);
     let back = u.facing.reversed();
-    let m = {
+    let mut m = {
         let mut cx = Cx { data, state, fighting: &[], pad: Default::default() };
         intent::run_straight(&mut cx, &u, back, speed, Kind::Rout)
     };
+    // Its standard crossing the table's edge, it leaves the table there (WRG-LEAVE-01).
+    let mut left_table = false;
+    if let Some(m) = m.as_mut()
+        && !state.table.contains_point(m.pose(m.limit).at)
+    {
+        let (mut a, mut b) = (0.0, m.limit);
+        for _ in 0..40 {
+            let mid = 0.5 * (a + b);
+            if state.table.contains_point(m.pose(mid).at) {
+                a = mid;
+            } else {
+                b = mid;
+            }
+        }
+        m.limit = a;
+        left_table = true;
+    }
     let from = u.at;
     let note = {
         let unit = &mut state.units[id as usize];
@@ -187,13 +294,27 @@ pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -
             None => Note::new("WRG-BRK-01", text),
         }
     };
+    if left_table {
+        return (note, BrokeOff::LeftTable);
+    }
     let me = footprint(data, &state.units[id as usize]);
     let caught = enemies.iter().filter_map(|&e| state.units.get(e as usize)).any(|e| {
         e.on_table()
             && footprint(data, e).distance(&me)
                 <= crate::moves::pursuit_speed(data, e.troop, 1) + 1e-9
     });
-    (note, caught)
+    (note, if caught { BrokeOff::Routed } else { BrokeOff::Clear })
+}
+
+/// How a break-off ended (WRG-BRK-03).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokeOff {
+    /// It outdistanced pursuit.
+    Clear,
+    /// The enemy could still reach it at pursuit speed: it is routed.
+    Routed,
+    /// It ran off the table.
+    LeftTable,
 }
 
 /// A pursuit ends (the routers rallied, left the table or are gone; or the pursuers reached
@@ -353,9 +474,12 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
     declare(&mut run);
     run.steps();
     // Chargers in contact line up on the face they struck (WRG-MELEE-01).
+    // Lining up is paid from what is left of the charge (WRG-MOVE-04).
     for k in 0..run.out.charges.len() {
         let (charger, target) = run.out.charges[k];
-        crate::contact::line_up(data, run.state, charger, target);
+        let Some((last, left)) = moved::left_of_move(&run, charger) else { continue };
+        let shift = crate::contact::line_up_within(data, run.state, charger, target, left);
+        run.movers[last].lined_up = shift;
     }
     moved::tell(&mut run, &start);
     finish::finish(&mut run, &start);

@@ -28,6 +28,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
 
+    let start_at: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let movement = crate::move_phase::move_all(data, state, dice);
     notes.extend(movement.notes);
     notes.extend(movement.tests.iter().map(|t| test_note(state, t)));
@@ -38,32 +39,15 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;
 
-    // Shooting, after all movement (WRG-FIRE-01).
-    let shots = crate::fire_phase::shoot_all(data, state, dice);
+    // Shooting, after all movement, at any moment of the period (WRG-FIRE-01, WRG-R-11).
+    let moments = crate::fire_phase::Moments { poses: &movement.poses, start: &start_at };
+    let shots = crate::fire_phase::shoot_all(data, state, &moments, dice);
     let hits = crate::fire_phase::apply_shots(data, state, &shots);
-    for s in &shots {
-        notes.push(
-            Note::new(
-                "WRG-FIRE-07",
-                format!(
-                    "{} shoot at {}: {} figures, factor {}, {} men hit",
-                    name(state, s.shooter),
-                    name(state, s.target),
-                    s.figures,
-                    s.total,
-                    s.men
-                ),
-            )
-            .and("WRG-CAS-01")
-            .with_rolls(s.rolls.clone()),
-        );
-    }
+    notes.extend(shots.iter().map(|s| crate::fire_phase::shot_note(state, s)));
+    notes.extend(crate::fire_phase::apply_general_shots(data, state, &shots));
     for h in &hits {
-        if h.figures_removed > 0 {
-            notes.push(Note::new(
-                "WRG-CAS-03",
-                format!("{} lose {} figures to missiles", name(state, h.unit), h.figures_removed),
-            ));
+        if h.men > 0 {
+            notes.push(crate::fire_phase::hit_note(data, state, h));
         }
         general_share(data, state, h.unit, h.men, &mut notes);
         if h.must_test {
@@ -131,9 +115,14 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 ));
                 general_surrenders(data, state, unit, &mut notes);
             }
-            Fought::PushedBack { unit, by, distance } => notes.extend(
-                crate::move_phase::pushed_back_notes(state, &mut stood, unit, by, distance),
-            ),
+            Fought::PushedBack { unit, by, distance, followed } => {
+                notes.extend(crate::move_phase::pushed_back_notes(
+                    state,
+                    &mut stood,
+                    [unit, by],
+                    [distance, followed],
+                ))
+            }
             Fought::FellBack { unit, distance } => {
                 notes.push(crate::move_phase::fall_back_note(state, unit, distance))
             }
@@ -295,10 +284,26 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
                 let back = away.facing.reversed();
                 let depth = u.block.ranks() as f64 * data.base(u.troop).depth;
                 let at = Point::new(away.at.x.clamp(0.0, w), away.at.y.clamp(0.0, h));
-                u.at = Point::new(
+                let at = Point::new(
                     (at.x + back.vector().x * depth).clamp(depth, (w - depth).max(depth)),
                     (at.y + back.vector().y * depth).clamp(depth, (h - depth).max(depth)),
                 );
+                // Where it left, or the nearest clear ground along the edge (WRG-LEAVE-02).
+                let Some(at) = crate::move_phase::clear_place(data, state, i as u16, at, back)
+                else {
+                    let u = &mut state.units[i];
+                    u.away = Some(Away { state: OffTable::Delayed { periods: 1 }, ..away });
+                    notes.push(
+                        Note::new(
+                            "WRG-LEAVE-03",
+                            format!("{} are seen in the distance: the way back is crowded", u.name),
+                        )
+                        .with_rolls(rolls),
+                    );
+                    continue;
+                };
+                let u = &mut state.units[i];
+                u.at = at;
                 u.facing = back;
                 u.away = None;
                 u.rout = None;
@@ -404,9 +409,13 @@ fn break_off(
     if !state.units[id as usize].on_table() {
         return;
     }
-    let (note, routed) = crate::move_phase::break_off_run(data, state, id, &enemies);
+    let (note, how) = crate::move_phase::break_off_run(data, state, id, &enemies);
     notes.push(note);
-    if routed {
+    if how == crate::move_phase::BrokeOff::LeftTable {
+        leave(state, id, Left::Ordinary, notes);
+        return;
+    }
+    if how == crate::move_phase::BrokeOff::Routed {
         let back = state.units[id as usize].facing;
         break_unit(state, id);
         // It has already turned its back and run its first period.

@@ -92,6 +92,73 @@ pub enum Fact {
         /// Inches of allowance it had (the totals of the note show how it was made).
         allowance: f64,
     },
+    /// A unit shot (WRG-FIRE-07).
+    Shot {
+        /// The shooting unit.
+        shooter: u16,
+        /// The unit shot at (none when a General alone is the mark, WRG-GEN-03).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<u16>,
+        /// The side whose General alone was shot at.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        general: Option<tabletop::rules::Side>,
+        /// The time step of the period the shot was taken at, 1 to 20 (WRG-R-11).
+        step: u32,
+        /// Figures shooting, crew equivalents counted (the T8 column).
+        figures: u32,
+        /// The total factor: weapon + tactical + random (WRG-CAS-01).
+        factor: i32,
+        /// The T8 row read (the factor clamped into the table, WRG-CAS-05).
+        row: i32,
+        /// Men hit.
+        men: u32,
+    },
+    /// Two units fought a round of hand-to-hand (WRG-MELEE-05, -06).
+    Fight {
+        /// The two units, lower id first.
+        units: [u16; 2],
+        /// Figures each fought with (the T8 column).
+        figures: [u32; 2],
+        /// Each side's total factor.
+        factors: [i32; 2],
+        /// The T8 row each side read.
+        rows: [i32; 2],
+        /// Men each side dealt to the other (0 for a side that struck no blow).
+        men: [u32; 2],
+        /// Whether each side struck at all (caught with their backs turned, they do not).
+        struck: [bool; 2],
+    },
+    /// A blow struck without reply: by pursuers, or at a unit breaking off (WRG-PURS-02,
+    /// WRG-BRK-02).
+    Blow {
+        /// The unit striking.
+        striker: u16,
+        /// The unit struck.
+        target: u16,
+        /// Figures striking.
+        figures: u32,
+        /// The total factor.
+        factor: i32,
+        /// The T8 row read.
+        row: i32,
+        /// Men lost.
+        men: u32,
+    },
+    /// A unit's losses applied (WRG-CAS-03).
+    Losses {
+        /// The unit.
+        unit: u16,
+        /// Men lost this time.
+        men: u32,
+        /// Figures before.
+        figures_before: u32,
+        /// Figures removed, one per 20 men with those carried.
+        figures_removed: u32,
+        /// Men carried before.
+        carried_before: u32,
+        /// Men carried after.
+        carried_after: u32,
+    },
     /// A unit off the table came back onto it, its standard placed here (WRG-LEAVE-02).
     Returned {
         /// The unit.

@@ -461,7 +461,10 @@ impl RuleSet for Wrg1969 {
                 let before = next.clone();
                 let mut rec = Recording { inner: dice, faces: Vec::new() };
                 let data = self.data_for(st);
-                let notes = crate::period::resolve(&data, &mut next, &mut rec);
+                let mut notes = crate::period::resolve(&data, &mut next, &mut rec);
+                if self.outcome(&next).is_some() {
+                    notes.push(crate::scoring::score_note(&data, &next));
+                }
                 let key = Arc::as_ptr(&data) as usize;
                 LAST_PERIOD
                     .with(|c| *c.borrow_mut() = Some((key, before, rec.faces.clone(), next)));

@@ -193,6 +193,19 @@ pub struct General {
     pub attached: Option<u16>,
     /// His share of losses (WRG-GEN-01).
     pub risk: GeneralRisk,
+    /// Regular or barbarian: his dice when he fights alone (WRG-M-01).
+    pub status: Status,
+    /// His hand-to-hand class, when he fights alone (WRG-M-01).
+    pub melee: MeleeClass,
+    /// Inches he rode this period (WRG-TAC-04).
+    #[serde(default)]
+    pub rode: f64,
+    /// Where his present ride goes, until he gets there (a trip, WRG-R-42).
+    #[serde(default)]
+    pub trip: Option<Point>,
+    /// He has ridden this trip's period at the gallop (WRG-CHORD-03, -04).
+    #[serde(default)]
+    pub galloped: bool,
 }
 
 /// The state of a battle.
@@ -335,6 +348,11 @@ pub fn setup(scenario: &Scenario) -> State {
             facing: s.general.1,
             attached: None,
             risk: GeneralRisk::default(),
+            status: s.army.general.status,
+            melee: s.army.general.melee,
+            rode: 0.0,
+            trip: None,
+            galloped: false,
         });
     }
     let mut offset = 0u16;
@@ -768,8 +786,10 @@ pub fn begin_period(state: &mut State) {
     state.period += 1;
     let p = state.period;
     for u in &mut state.units {
+        // Routers take no order until they rally (WRG-ROUT-08); it waits for them.
         if let Some((o, from)) = &u.incoming
             && *from <= p
+            && u.rout.is_none()
         {
             u.standing = Standing::Active { order: o.clone() };
             u.incoming = None;

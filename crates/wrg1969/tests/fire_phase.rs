@@ -4,7 +4,7 @@ use tabletop::diagnostics::Source;
 use tabletop::dice::ScriptedDice;
 use tabletop::geometry::{Facing, Vec2};
 use wrg1969::Data;
-use wrg1969::fire_phase::{apply_shots, figures_in_reach, shoot_all};
+use wrg1969::fire_phase::{Mark, Moments, apply_shots, figures_in_reach, shoot_all};
 use wrg1969::model::MissileWeapon;
 use wrg1969::orders::{Order, Verb};
 use wrg1969::state::*;
@@ -40,10 +40,13 @@ fn slingers_shoot_the_nearest_warband_in_reach() {
     st.units[11].at = Vec2::new(34.0, 20.0);
     // Their named target (the British slingers) is out of range: they take the nearest.
     let mut dice = ScriptedDice::new([2, 5]);
-    let shots = shoot_all(&d, &st, &mut dice);
+    let shots = shoot_all(&d, &st, &Moments::default(), &mut dice);
     assert_eq!(shots.len(), 1, "{shots:?}");
     let s = &shots[0];
-    assert_eq!((s.shooter, s.target, s.weapon, s.figures), (5, 11, MissileWeapon::Sling, 12));
+    assert_eq!(
+        (s.shooter, s.target, s.weapon, s.figures),
+        (5, Mark::Unit(11), MissileWeapon::Sling, 12)
+    );
     // Sling against medium infantry 3, black higher +1: total 4, 12 figures: 24 men.
     assert_eq!((s.total, s.men), (4, 24));
     assert_eq!(s.rolls.len(), 2);
@@ -82,9 +85,9 @@ fn a_galloping_unshielded_target() {
     st.units[15].facing = Facing::from_bearing_degrees(90.0);
     st.units[15].moved = 16.0;
     let mut dice = ScriptedDice::new([3, 5]);
-    let shots = shoot_all(&d, &st, &mut dice);
+    let shots = shoot_all(&d, &st, &Moments::default(), &mut dice);
     let s = &shots[0];
-    assert_eq!(s.target, 15);
+    assert_eq!(s.target, Mark::Unit(15));
     let rules: Vec<&str> = s.factors.iter().map(|a| a.rule.as_str()).collect();
     assert!(rules.contains(&"WRG-TAC-04") && rules.contains(&"WRG-TAC-05"), "{rules:?}");
     // Sling against light cavalry 1, -1 moving, +1 unshielded, +1 dice: 2.
@@ -100,21 +103,22 @@ fn engines_and_archers_join_in_and_losses_come_off_together() {
     // With the slingers in front of the legion too, the archers would shoot over two units:
     // not allowed (WRG-FIRE-12).
     let mut dice = ScriptedDice::new([1, 6, 1, 6, 1, 6, 1, 6, 1, 6]);
-    let shots = shoot_all(&d, &st, &mut dice);
+    let shots = shoot_all(&d, &st, &Moments::default(), &mut dice);
     assert_eq!(shots.iter().map(|s| s.shooter).collect::<Vec<_>>(), vec![5, 9]);
     // The slingers step aside and hold their shot.
     st.units[5].at = Vec2::new(12.0, 10.0);
     hold_fire(&mut st, 5);
     let mut dice = ScriptedDice::new([1, 6, 1, 6, 1, 6, 1, 6, 1, 6]);
-    let shots = shoot_all(&d, &st, &mut dice);
+    let shots = shoot_all(&d, &st, &Moments::default(), &mut dice);
     // Archers (4) and scorpions (9), each with one pair of dice.
     assert_eq!(shots.iter().map(|s| s.shooter).collect::<Vec<_>>(), vec![4, 9]);
     assert_eq!(dice.used, 4);
     // The regular archers shoot over the second cohort in front of them, at -1.
     let archers = &shots[0];
     assert!(archers.factors.iter().any(|a| a.rule == "WRG-TAC-01"), "{:?}", archers.factors);
-    // Bow against MI 3, -1 overhead, +1 dice: 3; 6 figures: 9 men.
-    assert_eq!((archers.figures, archers.total, archers.men), (6, 3, 9));
+    // Bow against MI 3, -1 overhead, +1 dice: 3; both ranks, 12 figures: 19 men
+    // (WRG-FIRE-13).
+    assert_eq!((archers.figures, archers.total, archers.men), (12, 3, 19));
     // The scorpions count as 5 crossbowmen each: crossbow against MI 1, +1: 2; 10: 13 men.
     let scorpions = &shots[1];
     assert_eq!(
@@ -122,11 +126,11 @@ fn engines_and_archers_join_in_and_losses_come_off_together() {
         (MissileWeapon::Crossbow, 10, 13)
     );
     let hits = apply_shots(&d, &mut st, &shots);
-    // 19 carried + 9 + 13 = 41 men: 2 figures off, 1 carried.
-    assert_eq!(hits[0].men, 22);
-    assert_eq!((hits[0].figures_removed, st.units[11].carried), (2, 1));
+    // 19 carried + 19 + 13 = 51 men: 2 figures off, 11 carried.
+    assert_eq!(hits[0].men, 32);
+    assert_eq!((hits[0].figures_removed, st.units[11].carried), (2, 11));
     assert_eq!(st.units[11].block.figures, 38);
-    assert_eq!(hits[0].shot_at_by, 6 + 10);
+    assert_eq!(hits[0].shot_at_by, 12 + 10);
 }
 
 // Checks WRG-RT-06.
@@ -135,13 +139,17 @@ fn three_figures_lost_to_missiles_call_for_a_test() {
     let (d, mut st) = hill();
     let shot = |men| wrg1969::fire_phase::Shot {
         shooter: 5,
-        target: 11,
+        target: Mark::Unit(11),
+        step: 20,
         weapon: MissileWeapon::Sling,
         figures: 12,
+        counted: vec![],
         rolls: vec![],
         factors: vec![],
         total: 0,
+        reading: wrg1969::casualty::men_lost(&d, 0, 12),
         men,
+        rules: vec![],
     };
     let hits = apply_shots(&d, &mut st, &[shot(30), shot(29)]);
     assert_eq!((hits[0].figures_removed, hits[0].must_test), (2, false));
@@ -180,7 +188,7 @@ fn ammunition_never_runs_out() {
     // Period after period the slingers shoot as fully as at first.
     for _ in 0..20 {
         let mut dice = ScriptedDice::new([3, 3]);
-        let shots = shoot_all(&d, &st, &mut dice);
+        let shots = shoot_all(&d, &st, &Moments::default(), &mut dice);
         assert_eq!((shots.len(), shots[0].figures), (1, 12));
         st.units[11].block.figures = 40;
     }

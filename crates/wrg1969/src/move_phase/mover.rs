@@ -114,6 +114,11 @@ pub struct Mover {
     pub answers: Option<u16>,
     /// A move its side directed in its plan: it goes exactly as directed.
     pub directed: bool,
+    /// Friends it has begun to pass through in an ordinary move, and where along its way it
+    /// met them: it may not end the period inside them (WRG-R-08).
+    pub threaded: Vec<(u16, f64)>,
+    /// How far its standard moved lining up on the face it struck (WRG-MELEE-01).
+    pub lined_up: f64,
     /// Where the friend that held it up and the unit itself stood then (positions and
     /// facings): while both stand so, trying again would only meet the friend again.
     pub held_at: Option<[(Point, Facing); 2]>,
@@ -224,6 +229,8 @@ impl Mover {
             rerouted: false,
             answers: None,
             directed: false,
+            threaded: Vec::new(),
+            lined_up: 0.0,
         }
     }
 

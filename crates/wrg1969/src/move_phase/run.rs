@@ -233,6 +233,83 @@ impl<'a> Run<'a> {
                     m.lag += goal - m.param;
                 }
             }
+            if s == STEPS {
+                self.unthread();
+            }
+            self.record_poses(s);
+        }
+    }
+
+    /// A unit that began to pass through a friend in an ordinary move and could not get clear
+    /// of it this period stays where it met it (WRG-R-08).
+    fn unthread(&mut self) {
+        if self.movers.iter().all(|m| m.threaded.is_empty()) {
+            return;
+        }
+        for id in 0..self.state.units.len() {
+            let u = &self.state.units[id];
+            if !u.on_table() {
+                continue;
+            }
+            let here = footprint(self.data, u);
+            let mut back: Option<(usize, f64)> = None;
+            for (k, m) in self.movers.iter().enumerate() {
+                if m.id as usize != id {
+                    continue;
+                }
+                for &(f, at) in &m.threaded {
+                    let fu = &self.state.units[f as usize];
+                    if fu.on_table()
+                        && here.overlaps(&footprint(self.data, fu))
+                        && back.is_none_or(|(bk, ba)| k < bk || (k == bk && at < ba))
+                    {
+                        back = Some((k, at));
+                    }
+                }
+            }
+            let Some((k, at)) = back else { continue };
+            let gone: f64 = self
+                .movers
+                .iter()
+                .enumerate()
+                .filter(|(j, m)| m.id as usize == id && *j >= k)
+                .map(|(j, m)| m.track.travel(if j == k { at } else { 0.0 }, m.param))
+                .sum();
+            for (j, m) in self.movers.iter_mut().enumerate() {
+                if m.id as usize == id && j > k {
+                    m.param = 0.0;
+                    m.stopped = true;
+                    m.held = None;
+                    m.lined_up = 0.0;
+                }
+            }
+            let m = &mut self.movers[k];
+            m.param = at;
+            m.stopped = true;
+            let pose = m.pose(at);
+            self.moved[id] = (self.moved[id] - gone).max(0.0);
+            let u = &mut self.state.units[id];
+            u.at = pose.at;
+            u.facing = pose.facing;
+        }
+    }
+
+    /// Notes where every unit stands at the end of step `s` and how it is moving, for
+    /// shooting at any moment of the period (WRG-FIRE-01, WRG-R-11).
+    fn record_poses(&mut self, s: u32) {
+        use super::{StepMotion, StepPose};
+        let poses = &mut self.out.poses;
+        poses.reserve(self.state.units.len());
+        for (id, u) in self.state.units.iter().enumerate() {
+            let going = match self.slot[id].map(|k| &self.movers[k]) {
+                Some(m) if m.from_step < s => match m.kind {
+                    Kind::Charge { .. } | Kind::Counter { .. } => StepMotion::Charging,
+                    Kind::Evade | Kind::Back | Kind::Rout => StepMotion::Retreating,
+                    Kind::Forward | Kind::Pursue { .. } => StepMotion::Moving,
+                },
+                _ => StepMotion::Still,
+            };
+            poses.push(StepPose { at: u.at, facing: u.facing, going });
         }
     }
 
@@ -361,8 +438,12 @@ impl<'a> Run<'a> {
             tries += 1;
             let m = &self.movers[i];
             let (old_p, id) = (m.param, m.id);
-            let (old, new) = (m.pose(old_p), m.pose(target));
+            // Before it has moved, it stands where its way begins (a free turn at the start
+            // of the way is part of its move, and may not swing it into others).
+            let old = if old_p <= 0.0 { m.track.start } else { m.pose(old_p) };
+            let new = m.pose(target);
             self.collect_hits(i, new, old);
+
             if tries > 8 {
                 return old_p;
             }
@@ -410,11 +491,14 @@ impl<'a> Run<'a> {
                 self.place(i, target);
                 return target;
             }
-            let p = {
+            let (p, stuck) = {
                 let this = &*self;
-                bisect(old_p, target, |p| !this.blocked(i, p, old, &blocking))
+                let p = bisect(old_p, target, |p| !this.blocked(i, p, old, &blocking));
+                (p, p <= old_p && this.blocked(i, p, old, &blocking))
             };
-            self.place(i, p);
+            if !stuck {
+                self.place(i, p);
+            }
             // Friends in the way hold the unit up: it waits, and goes on if they move out of
             // its way. An enemy 1" off, contact or the table's edge stops it (WRG-R-08).
             // Pursuers at their routers' heels wait for them to run on (WRG-PURS-01).
@@ -501,6 +585,7 @@ impl<'a> Run<'a> {
         }
         let ro = tabletop::geometry::Rect::new(u.at, u.facing, w, d);
         let r = m.rect(pose);
+
         if u.side == me.side {
             return (r.overlaps(&ro) && !m.rect(prev).overlaps(&ro)).then_some(Hit::Friend);
         }
@@ -509,6 +594,11 @@ impl<'a> Run<'a> {
         }
         if super::mover::gap_at_least(&r, &ro) >= short - 1e-9 {
             return None;
+        }
+        // Already in touch (a unit in hand-to-hand carrying out a result), it may not move
+        // into the enemy.
+        if r.overlaps(&ro) {
+            return (!m.rect(prev).overlaps(&ro)).then_some(Hit::Short);
         }
         let d = r.distance(&ro);
         if d >= short - 1e-9 {
@@ -703,6 +793,9 @@ impl<'a> Run<'a> {
     /// light infantry (WRG-MOVE-12).
     fn pass_through(&mut self, i: usize, f: u16) {
         self.movers[i].passed.push(f);
+        // It may not end the period inside them.
+        let at = self.movers[i].param;
+        self.movers[i].threaded.push((f, at));
         let id = self.movers[i].id;
         let (evader, passed) =
             (self.state.units[id as usize].troop, self.state.units[f as usize].troop);
@@ -723,17 +816,27 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether mover `i` may pass through friend `f` in an ordinary move or a charge: light
+    /// Whether mover `i` may pass through friend `f` in an ordinary move (not a charge): light
     /// infantry pass through friends and friends through light infantry (the skirmish screen
-    /// retiring through the line, the line advancing through it), so long as the way does not
-    /// end inside the friend (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
+    /// retiring through the line, the line advancing through it), so long as the friend stands
+    /// this period and the way does not end inside it (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
     fn threads(&self, i: usize, f: u16) -> bool {
         let m = &self.movers[i];
-        if matches!(m.kind, Kind::Rout | Kind::Evade | Kind::Pursue { .. }) {
+        if !matches!(m.kind, Kind::Forward | Kind::Back) {
             return false;
         }
         let (me, fu) = (&self.state.units[m.id as usize], &self.state.units[f as usize]);
         if routing(fu) || !(me.troop.is_light_infantry() || fu.troop.is_light_infantry()) {
+            return false;
+        }
+        // Only through friends standing this period, or held up by this one: two units on the
+        // move otherwise hold each other up.
+        let me = m.id;
+        let on_the_move = self.slot[f as usize].is_some_and(|k| {
+            let fm = &self.movers[k];
+            !fm.stopped && k != i && fm.held != Some(Held::Friend(me))
+        });
+        if on_the_move {
             return false;
         }
         let end = m.rect(m.pose(m.limit));
