@@ -22,7 +22,7 @@ mod track;
 use crate::Data;
 use crate::after::Left;
 use crate::plan::UnitMove;
-use crate::reaction::Trigger;
+use crate::reaction::{Effect, Trigger};
 use crate::report::Note;
 use crate::state::{Motion, State};
 use crate::test_phase::Taken;
@@ -80,6 +80,12 @@ pub struct StepPose {
     pub facing: tabletop::geometry::Facing,
     /// How it was moving.
     pub going: StepMotion,
+}
+
+/// A unit's normal move at its order's pace, halved in a square (WRG-MOVE-02, WRG-ORD-02,
+/// WRG-M-08).
+pub fn order_allowance(data: &Data, u: &crate::state::Unit) -> f64 {
+    intent::order_allowance(data, u)
 }
 
 /// Whether `side` may direct this move in its plan: its own unit, on the table, free to
@@ -440,6 +446,8 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
             intents[id] = Some(Intent { mover, source, reform: None });
         }
     }
+    light_infantry_charges(state, &mut intents, &mut out.notes);
+    tests_before_charging(data, state, &fights, &mut intents, dice, &mut out.notes);
     // Changes of formation first, keeping the standard (WRG-MOVE-15, -16).
     for (id, it) in intents.iter().enumerate() {
         if let Some(files) = it.as_ref().and_then(|i| i.reform) {
@@ -487,9 +495,100 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
     out
 }
 
+/// Light infantry may charge cavalry only if the cavalry stand: they stood last period (the
+/// plan's check and the intent saw that) and declare no move this period, which only now is
+/// known. A charge at cavalry that move is not made: the light infantry stand, and the log
+/// says why (WRG-ORD-10, WRG-R-27).
+fn light_infantry_charges(state: &State, intents: &mut [Option<Intent>], notes: &mut Vec<Note>) {
+    for id in 0..intents.len() {
+        let Some(Kind::Charge { target, .. }) =
+            intents[id].as_ref().and_then(|i| i.mover.as_ref()).map(|m| m.kind)
+        else {
+            continue;
+        };
+        let (u, t) = (&state.units[id], &state.units[target as usize]);
+        if !u.troop.is_light_infantry() || !t.troop.is_cavalry() {
+            continue;
+        }
+        let moving = intents[target as usize].as_ref().is_some_and(|i| i.mover.is_some());
+        if !moving {
+            continue;
+        }
+        notes.push(
+            Note::new(
+                "WRG-ORD-10",
+                format!(
+                    "{} may not charge {}: the cavalry are on the move, not standing",
+                    u.name, t.name
+                ),
+            )
+            .and("WRG-R-27"),
+        );
+        if let Some(it) = intents[id].as_mut() {
+            it.mover = None;
+        }
+    }
+}
+
+/// A unit ordered to attack tests as it sets out to charge, and the result governs the charge:
+/// carry on (or better) and it charges; a halt, retire, retreat or fall-back replaces the
+/// charge with that result (this period its first); a break routs it (WRG-RT-04, WRG-R-18,
+/// -20). Its enemies' charges declared this period count as "being charged" (WRG-RRES-01).
+fn tests_before_charging(
+    data: &Data,
+    state: &mut State,
+    fights: &[bool],
+    intents: &mut [Option<Intent>],
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) {
+    let charge = |it: &Option<Intent>| {
+        it.as_ref().and_then(|i| i.mover.as_ref()).and_then(|m| match m.kind {
+            Kind::Charge { target, ordered } => Some((target, ordered)),
+            _ => None,
+        })
+    };
+    let testers: Vec<u16> = intents
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| charge(it).is_some_and(|(_, ordered)| ordered))
+        .map(|(id, _)| id as u16)
+        .collect();
+    if testers.is_empty() {
+        return;
+    }
+    let charged: Vec<u16> = intents.iter().filter_map(|it| charge(it).map(|(t, _)| t)).collect();
+    for id in testers {
+        let taken = crate::test_phase::take_tests(
+            data,
+            state,
+            &[(id, Trigger::BeforeContact)],
+            &charged,
+            dice,
+        );
+        let Some(tk) = taken.into_iter().next() else { continue };
+        notes.push(crate::period::test_note(state, &tk));
+        let effect = tk.outcome.effect;
+        let u = state.units[id as usize].clone();
+        let mut cx = Cx { data, state, fighting: fights, pad: Default::default() };
+        let it = &mut intents[id as usize];
+        match effect {
+            Effect::CarryOn | Effect::NewOrder | Effect::UncontrolledAdvance { .. } => {}
+            Effect::Break => {
+                let mover = rout_mover(&mut cx, &u, 1, 1.0);
+                *it = Some(Intent { mover, source: Source::Rout { k: 1 }, reform: None });
+            }
+            e => {
+                let mover = running_mover(&mut cx, &u, e, 1.0);
+                *it = Some(Intent { mover, source: Source::Running, reform: None });
+            }
+        }
+    }
+}
+
 /// The charges declared, and the charged units' answers (WRG-R-08): the charged unit is
-/// under attack (WRG-RRES-01); a unit ordered to attack tests before contact (WRG-RT-04); an
-/// evader stands until the charger has used its normal move (WRG-R-10). Each mover shows how
+/// under attack (WRG-RRES-01); an evader stands until the charger has used its normal move
+/// (WRG-R-10). Each mover shows how
 /// it moves from the start, for the tests taken during the move (WRG-R-13).
 fn declare(run: &mut Run) {
     for i in 0..run.movers.len() {
@@ -501,7 +600,7 @@ fn declare(run: &mut Run) {
             Kind::Forward | Kind::Pursue { .. } => Motion::Advanced,
         };
         run.state.units[id as usize].motion = motion;
-        let Kind::Charge { target, ordered } = kind else { continue };
+        let Kind::Charge { target, .. } = kind else { continue };
         let text = format!(
             "{} charge {}",
             run.state.units[id as usize].name, run.state.units[target as usize].name
@@ -509,9 +608,6 @@ fn declare(run: &mut Run) {
         run.out.notes.push(Note::new("WRG-MOVE-04", text).and("WRG-MOVE-05").and("WRG-R-08"));
         if !run.out.under_attack.contains(&target) {
             run.out.under_attack.push(target);
-        }
-        if ordered {
-            run.out.triggers.push((id, Trigger::BeforeContact));
         }
         let t = &run.state.units[target as usize];
         let charging = run.slot[target as usize]

@@ -181,6 +181,7 @@ fn begin(
         if u.motion != Motion::Routing {
             u.motion = Motion::Still;
         }
+        u.moved_last = u.moved;
         u.moved = 0.0;
         expire_causes(u);
     }

@@ -61,6 +61,9 @@ pub struct Unit {
     pub causes_at_start: Vec<crate::combat::Cause>,
     /// Inches its standard moved this period (WRG-TAC-04, WRG-FIRE-05).
     pub moved: f64,
+    /// Inches its standard moved last period: under 1" it stood (WRG-R-13, -27).
+    #[serde(default)]
+    pub moved_last: f64,
     /// It carries shields (WRG-SCALE-14).
     pub shield: bool,
     /// Cavalry armoured head to foot (WRG-SHLD-03).
@@ -326,6 +329,7 @@ pub fn setup(scenario: &Scenario) -> State {
                 causes: Vec::new(),
                 causes_at_start: Vec::new(),
                 moved: 0.0,
+                moved_last: 0.0,
                 shield: u.shield,
                 fully_armoured: u.fully_armoured,
                 chariot: u.chariot,

@@ -332,6 +332,11 @@ pub(super) fn spent(
                     let rule = if charge { "WRG-MOVE-06" } else { "WRG-MOVE-14" };
                     push(parts, rule, "wheeling, outer figure", used);
                     total += used;
+                    if m.turn_rate > 1.0 {
+                        let extra = used * (m.turn_rate - 1.0);
+                        push(parts, "WRG-TERR-04", "wheeling in bad going", extra);
+                        total += extra;
+                    }
                 }
             }
             Seg::Line { from, dir, len, .. } => {
