@@ -326,9 +326,6 @@ impl<'a> Run<'a> {
             return;
         }
         let id = m.id;
-        if self.state.units[id as usize].troop.is_light_infantry() {
-            return;
-        }
         let theirs = self.slot[f as usize]
             .map(|k| &self.movers[k])
             .filter(|fm| !fm.stopped && fm.param < fm.limit - 1e-9);
@@ -829,13 +826,9 @@ impl<'a> Run<'a> {
         if routing(fu) || !(me.troop.is_light_infantry() || fu.troop.is_light_infantry()) {
             return false;
         }
-        // Only through friends standing this period, or held up by this one: two units on the
-        // move otherwise hold each other up.
-        let me = m.id;
-        let on_the_move = self.slot[f as usize].is_some_and(|k| {
-            let fm = &self.movers[k];
-            !fm.stopped && k != i && fm.held != Some(Held::Friend(me))
-        });
+        // Only through friends standing this period: two units on the move hold each other up
+        // (and may go round each other).
+        let on_the_move = self.slot[f as usize].is_some_and(|k| !self.movers[k].stopped && k != i);
         if on_the_move {
             return false;
         }
