@@ -167,7 +167,9 @@ impl Scripted {
             }
         }
         if let Some(g) = view.generals.iter().find(|g| g.side == side && !g.fallen) {
-            let reach = rules.data_for(st).moves(crate::model::TroopType::LightCavalry).normal;
+            // His figure's own pace (WRG-CHORD-04, WRG-M-01).
+            let reach = crate::state::general(st, side)
+                .map_or(0.0, |g| crate::riders::general_speeds(&rules.data_for(st), g).0);
             let routers = units.iter().filter(|u| u.side == side && u.routing && !u.away);
             let to = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
                 Some(u) => u.at,
@@ -197,10 +199,15 @@ impl Scripted {
                 step.y.clamp(0.5, st.table.height - 0.5),
             );
             if gap > 0.5 {
-                let mut trial = plan.clone();
-                trial.general = Some(GeneralMove { x: step.x, y: step.y, join: None });
-                if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
-                    plan = trial;
+                // Bad going may cut his ride short: try a shorter one.
+                for share in [1.0, 0.5, 0.25] {
+                    let to = g.at.lerp(step, share);
+                    let mut trial = plan.clone();
+                    trial.general = Some(GeneralMove { x: to.x, y: to.y, join: None });
+                    if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
+                        plan = trial;
+                        break;
+                    }
                 }
             }
         }

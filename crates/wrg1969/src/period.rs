@@ -18,15 +18,17 @@ use crate::state::{Away, Motion, Pursuit, State, break_unit};
 use crate::test_phase::Taken;
 use tabletop::dice::DiceSource;
 use tabletop::geometry::Point;
-use tabletop::rules::{RuleId, Side};
+use tabletop::rules::Side;
 
 /// Resolves the period with both plans in `state.plans`, returning what happened.
 pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec<Note> {
     let mut notes = Vec::new();
     let plans: [Plan; 2] =
         [state.plans[0].clone().unwrap_or_default(), state.plans[1].clone().unwrap_or_default()];
+    let had_order: Vec<bool> = state.units.iter().map(|u| u.standing.order().is_some()).collect();
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
+    let facings: Vec<tabletop::geometry::Facing> = state.units.iter().map(|u| u.facing).collect();
 
     let start_at: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let movement = crate::move_phase::move_all(data, state, dice);
@@ -36,6 +38,11 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
         leave(state, id, why, &mut notes);
     }
     follow_generals(state);
+    // Disorganisation from the movement (WRG-DIS-03 .. -05, -07, -10 .. -12).
+    crate::disorder::raise_pursuits(state);
+    crate::disorder::raise_turns(state, &facings);
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, &mut notes);
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;
 
@@ -46,6 +53,8 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     notes.extend(shots.iter().map(|s| crate::fire_phase::shot_note(state, s)));
     notes.extend(crate::fire_phase::apply_general_shots(data, state, &shots));
     for h in &hits {
+        // Kept to the end-of-period tests (WRG-RFAC-16, WRG-RRES-01).
+        state.units[h.unit as usize].shot_at = h.shot_at_by;
         if h.men > 0 {
             notes.push(crate::fire_phase::hit_note(data, state, h));
         }
@@ -54,43 +63,29 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
             triggers.push((h.unit, Trigger::MissileLosses));
         }
     }
+    crate::disorder::raise_engine_fire(state, &shots);
+    crate::disorder::report(state, &mut notes);
     below_half(data, state, &start_figures, &under_attack, dice, &mut notes);
 
     // Hand-to-hand (WRG-MELEE), then what it leads to (WRG-AFTER).
+    crate::disorder::raise_lapping(data, state);
+    crate::disorder::report(state, &mut notes);
     let shooters: Vec<u16> = shots.iter().map(|s| s.shooter).collect();
     let before_melee: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
     let rounds = crate::melee_phase::fight_all(data, state, &shooters, dice);
     for r in &rounds {
         let [a, b] = r.units;
-        let mut rolls = r.rolls[0].clone();
-        rolls.extend(r.rolls[1].iter().cloned());
-        notes.push(
-            Note::new(
-                "WRG-MELEE-05",
-                format!(
-                    "{} ({} figures) and {} ({} figures) fight: {} and {} men lost",
-                    name(state, a),
-                    r.figures[0],
-                    name(state, b),
-                    r.figures[1],
-                    r.dealt[1],
-                    r.dealt[0]
-                ),
-            )
-            .and("WRG-MELEE-06")
-            .with_rolls(rolls),
-        );
+        notes.extend(crate::melee_phase::round_notes(data, state, r, &before_melee));
         general_share(data, state, a, r.dealt[1], &mut notes);
         general_share(data, state, b, r.dealt[0], &mut notes);
     }
+    notes.extend(crate::riders::caught(data, state, dice));
     // Where each unit stands before the after-combat moves, for their notes.
     let mut stood: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
-    let mut broke_now: Vec<u16> = Vec::new();
     for o in &outcomes {
         match *o {
             Fought::Broke { unit } => {
-                broke_now.push(unit);
                 notes
                     .push(Note::new("WRG-ROUT-01", format!("{} break and run", name(state, unit))));
                 let winners: Vec<u16> = rounds
@@ -128,24 +123,9 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
             }
         }
     }
-    // A friendly unit within 15" broke (WRG-RT-05), unless the tester is fighting.
-    let fighting: Vec<u16> = rounds.iter().flat_map(|r| r.units).collect();
-    let within = data.movement.distances.reaction_within;
-    for &b in &broke_now {
-        let (side, at) = (state.units[b as usize].side, state.units[b as usize].at);
-        for u in &state.units {
-            if u.side == side
-                && u.id != b
-                && u.on_table()
-                && u.motion != Motion::Routing
-                && !fighting.contains(&u.id)
-                && u.at.distance(at) <= within + 1e-9
-            {
-                triggers.push((u.id, Trigger::FriendBroke));
-            }
-        }
-    }
     pursuit_blows(data, state, dice, &mut notes);
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, &mut notes);
     below_half(data, state, &before_melee, &under_attack, dice, &mut notes);
 
     // The tests at the end of the period (WRG-RT-11).
@@ -155,9 +135,25 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     triggers.retain(|(id, _)| {
         state.units[*id as usize].on_table() && state.units[*id as usize].motion != Motion::Routing
     });
-    let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
-    notes.extend(taken.iter().map(|t| test_note(state, t)));
+    // A friendly unit within 15" broke, however it broke (WRG-RT-05): those that broke in
+    // the tests make their untested friends test in turn.
+    let mut announced: Vec<u16> = Vec::new();
+    triggers.extend(crate::test_phase::friends_of_broken(data, state, &mut announced, &[]));
+    let mut tested: Vec<u16> = Vec::new();
+    loop {
+        let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
+        notes.extend(taken.iter().map(|t| test_note(state, t)));
+        tested.extend(taken.iter().map(|t| t.unit));
+        triggers = crate::test_phase::friends_of_broken(data, state, &mut announced, &tested);
+        triggers.retain(|(id, _)| state.units[*id as usize].motion != Motion::Routing);
+        if triggers.is_empty() {
+            break;
+        }
+    }
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, &mut notes);
     end(data, state, &mut notes);
+    notes.extend(crate::orders::closed_notes(state, &had_order));
     notes
 }
 
@@ -175,50 +171,57 @@ fn begin(
     dice: &mut dyn DiceSource,
     notes: &mut Vec<Note>,
 ) {
-    crate::state::begin_period(state);
+    let taken = crate::state::begin_period(state);
     notes.push(Note::new("WRG-MOVE-01", format!("Period {} begins", state.period)));
+    crate::disorder::end_engine_fire(state);
+    notes.extend(taken);
     for u in &mut state.units {
         if u.motion != Motion::Routing {
             u.motion = Motion::Still;
         }
         u.moved_last = u.moved;
         u.moved = 0.0;
+        u.shot_at = 0;
+        u.broke_at = None;
         expire_causes(u);
     }
+    crate::disorder::update_states(data, state);
     returns(data, state, dice, notes);
-    crate::state::ride_messengers(data, state);
+    notes.extend(crate::state::ride_messengers(data, state));
     for side in Side::BOTH {
         let plan = &plans[side.index()];
-        if let Some(g) = &plan.general {
-            ride_general(state, side, g);
+        for m in plan.moves.iter().filter(|m| matches!(m.step, crate::plan::Step::Halt)) {
+            if crate::move_phase::check_move(data, state, side, m).is_ok() {
+                notes.push(crate::orders::halt_note(state, m.unit));
+            }
         }
         for d in &plan.dictate {
+            notes.push(crate::orders::dictated(state, side, d.unit, &d.order));
             let Some(u) = state.units.get_mut(d.unit as usize) else { continue };
             if u.awaiting_order {
                 u.standing = Standing::Active { order: d.order.clone() };
                 u.awaiting_order = false;
                 u.incoming = None;
-                notes
-                    .push(Note::new("WRG-RRES-05", format!("{} take a new order at once", u.name)));
             } else {
                 crate::state::apply_dictate(state, side, d.unit, &d.order);
-                notes.push(Note::new(
-                    "WRG-CHORD-02",
-                    format!("{side}'s General dictates a new order for {}", name(state, d.unit)),
-                ));
             }
         }
+        notes.extend(crate::riders::ride_general(data, state, side, plan.general.as_ref()));
         if let Some(k) = plan.signal
             && let Ok(reached) = crate::state::give_signal(data, state, side, k as usize)
         {
-            notes.push(Note::new(
-                "WRG-CHORD-08",
-                format!("{side}'s General gives signal {k}: {} units see it", reached.len()),
-            ));
+            notes.push(crate::orders::signal_note(state, side, k, &reached));
         }
         for &id in &plan.break_off {
             break_off(data, state, id, dice, notes);
         }
+    }
+    crate::disorder::update_states(data, state);
+    crate::disorder::report(state, notes);
+    // Optional tests the sides asked for (WRG-RT-01, WRG-RRES-10).
+    let asked: Vec<u16> = plans.iter().flat_map(|p| p.test.iter().copied()).collect();
+    if !asked.is_empty() {
+        notes.extend(crate::test_phase::optional_tests(data, state, &asked, dice));
     }
 }
 
@@ -237,22 +240,6 @@ fn expire_causes(u: &mut crate::state::Unit) {
     }
     u.causes = kept;
     u.causes_at_start = u.causes.clone();
-}
-
-/// The General rides to a point, or to a unit's standard and joins it (WRG-CHORD-04, -10).
-fn ride_general(state: &mut State, side: Side, to: &crate::plan::GeneralMove) {
-    let unit_at = to.join.and_then(|j| state.units.get(j as usize)).map(|u| u.at);
-    let Some(g) = state.generals.iter_mut().find(|g| g.side == side) else { return };
-    match (to.join, unit_at) {
-        (Some(j), Some(at)) => {
-            g.at = at;
-            g.attached = Some(j);
-        }
-        _ => {
-            g.at = Point::new(to.x, to.y);
-            g.attached = None;
-        }
-    }
 }
 
 /// A General with a unit stays at its standard (WRG-CHORD-10).
@@ -404,7 +391,7 @@ fn break_off(
     // Every enemy it fights strikes once as it turns (WRG-BRK-02).
     for &e in &enemies {
         if let Some(b) = crate::melee_phase::free_blow(data, state, e, id, dice) {
-            notes.push(blow_note(state, &b, "WRG-BRK-02"));
+            notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-BRK-02"));
         }
     }
     if !state.units[id as usize].on_table() {
@@ -458,7 +445,7 @@ fn start_pursuit(
     if begin_pursuit(data, state, winner, router, notes)
         && let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice)
     {
-        notes.push(blow_note(state, &b, "WRG-PURS-02"));
+        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
     }
 }
 
@@ -491,21 +478,6 @@ fn begin_pursuit(
     true
 }
 
-fn blow_note(state: &State, b: &crate::melee_phase::Blow, rule: &'static str) -> Note {
-    Note::new(
-        rule,
-        format!(
-            "{} strike {} without reply: {} figures, {} men lost",
-            name(state, b.striker),
-            name(state, b.target),
-            b.figures,
-            b.men
-        ),
-    )
-    .and("WRG-PURS-05")
-    .with_rolls(b.rolls.clone())
-}
-
 /// Pursuers still in contact with their routers at the end of the period strike again
 /// (WRG-PURS-02).
 fn pursuit_blows(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mut Vec<Note>) {
@@ -522,7 +494,7 @@ fn pursuit_blows(data: &Data, state: &mut State, dice: &mut dyn DiceSource, note
         if touching
             && let Some(b) = crate::melee_phase::free_blow(data, state, i as u16, p.target, dice)
         {
-            notes.push(blow_note(state, &b, "WRG-PURS-02"));
+            notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
         }
     }
 }
@@ -588,6 +560,8 @@ fn below_half(
             BelowHalf::AsRead => {}
             BelowHalf::LeavesField => {
                 let u = &mut state.units[t.unit as usize];
+                // Its friends within 15" test as for a break (WRG-RT-05).
+                u.broke_at = Some(u.at);
                 u.rout = None;
                 u.motion = Motion::Retired;
                 u.standing.close(Closed::Displaced);
@@ -694,28 +668,9 @@ pub fn effect_words(e: Effect) -> String {
     }
 }
 
-/// A reaction test told for the log (WRG-RTP-01 .. -04, the trigger's rule and the result's).
+/// A reaction test told for the log (see [`crate::test_phase::note`]).
 pub fn test_note(state: &State, t: &Taken) -> Note {
-    Note {
-        rules: vec![
-            RuleId::new(t.trigger.rule()),
-            RuleId::new("WRG-RTP-04"),
-            RuleId::new(t.outcome.effect.rule()),
-        ],
-        text: format!(
-            "{} test: {} {} make {}, score {} on chart {}: {}",
-            name(state, t.unit),
-            t.outcome.dice_count,
-            if t.outcome.dice_count == 1 { "die" } else { "dice" },
-            t.outcome.dice_total,
-            t.outcome.score,
-            t.outcome.chart,
-            effect_words(t.outcome.effect)
-        ),
-        rolls: t.rolls.clone(),
-        totals: vec![],
-        fact: None,
-    }
+    crate::test_phase::note(state, t)
 }
 
 #[cfg(test)]

@@ -80,6 +80,16 @@ pub struct GeneralMove {
     pub join: Option<u16>,
 }
 
+/// How the owner wants a unit's ± reaction factors signed this period (WRG-R-17).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UnitStance {
+    /// The unit's id.
+    pub unit: u16,
+    /// Steady (the engine's choice), rouse (pluses) or restrain (minuses).
+    pub stance: crate::reaction::Stance,
+}
+
 /// A side's plan for one period.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -100,4 +110,12 @@ pub struct Plan {
     /// Units in hand-to-hand that break off (WRG-BRK-01).
     #[serde(default)]
     pub break_off: Vec<u16>,
+    /// Units the side asks to take an optional reaction test at the start of the period
+    /// (WRG-RT-01).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub test: Vec<u16>,
+    /// The side's standing choice of signs for its units' ± reaction factors (WRG-R-17);
+    /// steady for units not listed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stances: Vec<UnitStance>,
 }

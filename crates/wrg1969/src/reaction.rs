@@ -75,6 +75,9 @@ pub struct Situation {
     pub behind_cover: bool,
     /// In square (WRG-RFAC-29).
     pub in_square: bool,
+    /// A unit that would have counted was left out for an impassable obstacle between
+    /// (WRG-RDEF-02). Not a factor: the log cites the rule when it happens.
+    pub impassable_left_out: bool,
 }
 
 impl Situation {
@@ -133,6 +136,61 @@ impl Situation {
     }
 }
 
+/// A factor in a player's words, `n` the times it counts (units, flanks, figures lost).
+pub fn words(f: ReactionFactor, n: u32) -> String {
+    use ReactionFactor as F;
+    let units =
+        |one: &str, many: &str| if n == 1 { one.to_string() } else { format!("{many} ({n})") };
+    match f {
+        F::FriendlyWithin => units("friend within 15\"", "friends within 15\""),
+        F::OtherFriendsInSight => "friends in sight beyond 15\"".into(),
+        F::FriendAdvancingWithin => "friends advancing within 15\"".into(),
+        F::FriendChargingWithin => "friends charging within 15\"".into(),
+        F::FlankSecure => units("flank secure", "flanks secure"),
+        F::RearSupport => "rear support".into(),
+        F::EnemyRetiringWithin => "enemy retiring within 15\"".into(),
+        F::EnemyShowingFlankWithin => "enemy showing flank or rear within 15\"".into(),
+        F::UphillOfEnemy => "uphill of the enemy".into(),
+        F::FriendlyCoverWithin => "friendly cover within 10\"".into(),
+        F::EnemyRoutingWithin => units("enemy routing within 15\"", "enemies routing within 15\""),
+        F::EnemyFacingWithin => units("enemy facing within 15\"", "enemies facing within 15\""),
+        F::OtherEnemyInSight => "enemy in sight beyond 15\"".into(),
+        F::EnemyCavalryWithin => "enemy cavalry within 15\"".into(),
+        F::EnemyAdvancingWithin => "enemy advancing within 15\"".into(),
+        F::UnderFireByTen => format!("under fire by {n} figures (10 or more)"),
+        F::EnemyOnFlank => "enemy on a flank".into(),
+        F::EnemyInRear => "enemy in the rear".into(),
+        F::DownhillOfEnemy => "downhill of the enemy".into(),
+        F::FriendRetiringWithin => "friends retiring within 15\"".into(),
+        F::Disorganised => "disorganised".into(),
+        F::FiguresLost => format!("figures lost ({n})"),
+        F::OwnUnitRetiring => "retiring".into(),
+        F::FriendRoutingWithin => {
+            units("friend routing within 15\"", "friends routing within 15\"")
+        }
+        F::UnfriendlyCoverWithin => "unfriendly cover within 10\"".into(),
+        F::GeneralWithUnit => "C-in-C with the unit".into(),
+        F::GeneralWithin => "C-in-C within 15\"".into(),
+        F::BehindCover => "behind cover or field defences".into(),
+        F::InSquare => "in square".into(),
+    }
+}
+
+/// How a side wants the signs of a unit's ± factors chosen once the dice are seen (WRG-R-17):
+/// its standing instruction in the plan.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stance {
+    /// The signs that bring the score nearest the middle of "carry on" (chart 1) or "act as
+    /// the C-in-C wishes" (chart 2): what the engine picks when the owner says nothing.
+    #[default]
+    Steady,
+    /// Every sign plus: the owner wants the unit keen, risking an uncontrolled advance.
+    Rouse,
+    /// Every sign minus: the owner wants the unit held back, risking a halt or worse.
+    Restrain,
+}
+
 /// The sign chosen for a ± factor (WRG-R-17).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -164,7 +222,8 @@ pub fn fixed_factors(data: &Data, s: &Situation) -> Vec<Applied> {
             Count::Either => continue,
         };
         if delta != 0 {
-            out.push(Applied::new(&row.rule, delta, f.name()));
+            let n = if f == ReactionFactor::UnderFireByTen { s.shot_at_by } else { n };
+            out.push(Applied::new(&row.rule, delta, words(f, n)));
         }
     }
     out
@@ -476,7 +535,7 @@ pub fn work_out(data: &Data, t: &Test) -> Result<Outcome, TestError> {
             None => (picked_iter.next().unwrap_or(Sign::Plus), "WRG-R-17 choice"),
         };
         let delta = if s == Sign::Plus { *v } else { -*v };
-        factors.push(Applied::new(rule, delta, format!("{} ({who})", f.name())));
+        factors.push(Applied::new(rule, delta, format!("{} ({who})", words(*f, 1))));
     }
     let score = dice_total + factors.iter().map(|a| a.delta).sum::<i32>();
     let band = read_chart(data, t.has_order, t.class, score);
@@ -534,6 +593,11 @@ pub enum Trigger {
     MissileLosses,
     /// Fell below half strength (WRG-RT-07).
     BelowHalf,
+    /// Asked for by the owner (WRG-RT-01).
+    Optional,
+    /// Hold-order infantry that threw back an infantry attack, whether they follow up
+    /// (WRG-RT-10).
+    HoldersFollowUp,
 }
 
 impl Trigger {
@@ -546,6 +610,8 @@ impl Trigger {
             Trigger::FriendBroke => "WRG-RT-05",
             Trigger::MissileLosses => "WRG-RT-06",
             Trigger::BelowHalf => "WRG-RT-07",
+            Trigger::Optional => "WRG-RT-01",
+            Trigger::HoldersFollowUp => "WRG-RT-10",
         }
     }
 
@@ -553,6 +619,12 @@ impl Trigger {
     /// happens) or at the end of the period, governing the next (WRG-RT-11).
     pub fn at_once(self) -> bool {
         matches!(self, Trigger::Charged | Trigger::BelowHalf)
+    }
+
+    /// Whether the test is one the rules demand (all but the owner's optional test,
+    /// WRG-RRES-10).
+    pub fn mandatory(self) -> bool {
+        self != Trigger::Optional
     }
 }
 

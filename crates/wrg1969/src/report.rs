@@ -73,6 +73,24 @@ pub enum MoveKind {
     BreakOff,
 }
 
+/// Who rode: the General or a messenger (WRG-CHORD-03, -04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rider", rename_all = "snake_case")]
+pub enum Rider {
+    /// A side's General.
+    General {
+        /// His side.
+        side: tabletop::rules::Side,
+    },
+    /// A messenger, carrying an order to a unit or riding back from it.
+    Messenger {
+        /// His side.
+        side: tabletop::rules::Side,
+        /// The unit his order is for.
+        unit: u16,
+    },
+}
+
 /// The facts of a note, as data: what an umpire's checker reads to hold the battle to the rules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "fact", rename_all = "snake_case")]
@@ -90,6 +108,57 @@ pub enum Fact {
         /// Inches of allowance spent, terrain, obstacles and turns counted.
         spent: f64,
         /// Inches of allowance it had (the totals of the note show how it was made).
+        allowance: f64,
+    },
+    /// A unit took a reaction test (WRG-RTP-01 .. -04): the note's total shows the score's
+    /// parts.
+    Test {
+        /// The unit.
+        unit: u16,
+        /// Why it tested (WRG-RT).
+        trigger: crate::reaction::Trigger,
+        /// The chart read: 1 with a current order, 2 without (WRG-RTP-04).
+        chart: u8,
+        /// The class column read (WRG-CLASS-01 .. -05).
+        class: crate::model::ReactionClass,
+        /// Regular or barbarian: the dice thrown (WRG-CLASS-06, WRG-RTP-01).
+        status: crate::model::Status,
+        /// An Asiatic levy, throwing ordinary dice (WRG-M-16).
+        levy: bool,
+        /// Dice thrown (WRG-RTP-02).
+        dice_count: u8,
+        /// Their sum.
+        dice_total: i32,
+        /// The final score (WRG-RTP-03).
+        score: i32,
+        /// The chart's band.
+        result: crate::model::ReactionResult,
+        /// What the unit does.
+        effect: crate::reaction::Effect,
+    },
+    /// A cause of disorganisation began or ended for a unit (WRG-DIS-01, -02).
+    Disorder {
+        /// The unit.
+        unit: u16,
+        /// The cause (WRG-DIS-03 .. -12).
+        cause: crate::combat::Cause,
+        /// Whether it began (true) or ended (false).
+        began: bool,
+        /// Whether the unit is disorganised after it.
+        disorganised: bool,
+    },
+    /// A General or a messenger rode (WRG-CHORD-03, -04): not a unit, so apart from `Moved`.
+    Rode {
+        /// Who.
+        #[serde(flatten)]
+        rider: Rider,
+        /// Where he was.
+        from: Point,
+        /// Where he is.
+        to: Point,
+        /// Inches of allowance spent, the ground paid for.
+        spent: f64,
+        /// Inches of allowance he had (the totals of the note show how it was made).
         allowance: f64,
     },
     /// A unit shot (WRG-FIRE-07).
@@ -231,6 +300,14 @@ impl Total {
     pub fn plus(mut self, rule: &'static str, what: impl Into<String>, value: f64) -> Total {
         self.value += value;
         self.parts.push(Part { rule: RuleId::new(rule), what: what.into(), value });
+        self
+    }
+
+    /// The total with one more part whose rule is known only at run time (read from the data
+    /// files), added to its value.
+    pub fn part(mut self, rule: RuleId, what: impl Into<String>, value: f64) -> Total {
+        self.value += value;
+        self.parts.push(Part { rule, what: what.into(), value });
         self
     }
 

@@ -4,6 +4,7 @@
 
 use crate::model::TroopType;
 use serde::{Deserialize, Serialize};
+use tabletop::geometry::{Point, Vec2};
 
 /// How tall a thing stands for sight, on the R-02 scale: foot and engines 1, mounted 2,
 /// elephants 3, each contour 4.
@@ -70,6 +71,115 @@ pub fn sees(
         return false;
     }
     !screened(viewer, target, between)
+}
+
+/// Where the units stand, bucketed in square cells: the broad phase of sight and of every
+/// "within" of the reaction test, so that a question about the units near a point looks at the
+/// cells around it instead of at every unit on the table.
+///
+/// The units of a cell are kept in the order they were given (ascending ids), and cells are
+/// visited in a fixed order, so everything read through the grid is deterministic.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Grid {
+    cell: f64,
+    cols: usize,
+    rows: usize,
+    /// Where each cell's ids begin in `ids` (one more entry than cells).
+    start: Vec<u32>,
+    ids: Vec<u16>,
+}
+
+impl Grid {
+    /// A grid of `cell`-inch cells over a table of `width` by `height` holding the units given
+    /// as (id, standard). Standards off the table count in the nearest edge cell.
+    pub fn new(width: f64, height: f64, cell: f64, units: &[(u16, Point)]) -> Grid {
+        let cell = if cell.is_finite() && cell > 0.0 { cell } else { 1.0 };
+        let span = |len: f64| {
+            let n = (len / cell).ceil();
+            if n.is_finite() && n >= 1.0 { (n as usize).min(4096) } else { 1 }
+        };
+        let (cols, rows) = (span(width), span(height));
+        let mut g = Grid { cell, cols, rows, start: vec![0; cols * rows + 1], ids: Vec::new() };
+        let cells: Vec<usize> = units.iter().map(|(_, p)| g.index(*p)).collect();
+        for &c in &cells {
+            g.start[c + 1] += 1;
+        }
+        for i in 0..cols * rows {
+            g.start[i + 1] += g.start[i];
+        }
+        let mut fill = g.start.clone();
+        g.ids = vec![0; units.len()];
+        for (k, &c) in cells.iter().enumerate() {
+            g.ids[fill[c] as usize] = units[k].0;
+            fill[c] += 1;
+        }
+        g
+    }
+
+    fn col(&self, x: f64) -> usize {
+        let c = (x / self.cell).floor();
+        if c.is_nan() || c < 0.0 { 0 } else { (c as usize).min(self.cols - 1) }
+    }
+
+    fn row(&self, y: f64) -> usize {
+        let r = (y / self.cell).floor();
+        if r.is_nan() || r < 0.0 { 0 } else { (r as usize).min(self.rows - 1) }
+    }
+
+    fn index(&self, p: Point) -> usize {
+        self.row(p.y) * self.cols + self.col(p.x)
+    }
+
+    fn cell_ids(&self, c: usize) -> &[u16] {
+        &self.ids[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    /// Calls `f` with every unit whose cell meets the box from `min` to `max` (a superset of
+    /// the units standing in it), cell by cell, row by row.
+    pub fn in_box(&self, min: Point, max: Point, mut f: impl FnMut(u16)) {
+        let (c0, c1) = (self.col(min.x), self.col(max.x));
+        let (r0, r1) = (self.row(min.y), self.row(max.y));
+        for r in r0..=r1 {
+            for c in c0..=c1 {
+                for &id in self.cell_ids(r * self.cols + c) {
+                    f(id);
+                }
+            }
+        }
+    }
+
+    /// Calls `f` with every unit whose cell lies within `radius` of `p` (a superset of the
+    /// units standing within `radius`).
+    pub fn near(&self, p: Point, radius: f64, f: impl FnMut(u16)) {
+        let r = Vec2::new(radius, radius);
+        self.in_box(p - r, p + r, f);
+    }
+
+    /// Calls `f` with the units ring by ring outward from `p`'s cell (the cells at Chebyshev
+    /// distance 0, then 1, …), until `f` returns true or every cell has been visited. Returns
+    /// whether `f` ever returned true.
+    pub fn outward(&self, p: Point, mut f: impl FnMut(u16) -> bool) -> bool {
+        let (pc, pr) = (self.col(p.x) as isize, self.row(p.y) as isize);
+        let most = self.cols.max(self.rows) as isize;
+        for ring in 0..=most {
+            for r in (pr - ring).max(0)..=(pr + ring).min(self.rows as isize - 1) {
+                let edge = r == pr - ring || r == pr + ring;
+                let step = if edge { 1 } else { (2 * ring).max(1) };
+                let mut c = pc - ring;
+                while c <= pc + ring {
+                    if c >= 0 && (c as usize) < self.cols {
+                        for &id in self.cell_ids(r as usize * self.cols + c as usize) {
+                            if f(id) {
+                                return true;
+                            }
+                        }
+                    }
+                    c += step;
+                }
+            }
+        }
+        false
+    }
 }
 
 /// Where a fight or shot at a stream happens.

@@ -1161,9 +1161,8 @@ fn bisect(lo: f64, hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
     a
 }
 
-/// Adds a cause of disorganisation once.
+/// Raises a cause of disorganisation: each raise is kept, so that the cause lasts the period
+/// after its last raise (WRG-DIS-02; see `crate::disorder`).
 pub fn add_cause(u: &mut Unit, c: Cause) {
-    if !u.causes.contains(&c) {
-        u.causes.push(c);
-    }
+    u.causes.push(c);
 }
