@@ -40,6 +40,10 @@ impl WrgGround<'_> {
             // Roads spare the bad going they run through, and give no bonus (WRG-TERR-05).
             return Some(Going::Road);
         }
+        // Fords are no obstacle, whatever ground is drawn over them (WRG-TERR-03).
+        if !g.fords.is_empty() {
+            return Some(Going::Ford);
+        }
         let bad_area = g.areas.iter().any(|i| {
             table.areas.get(i).is_some_and(|a| {
                 matches!(
@@ -54,9 +58,6 @@ impl WrgGround<'_> {
         });
         if bad_area || g.rise.abs() > 1e-9 {
             return Some(Going::Bad);
-        }
-        if !g.fords.is_empty() {
-            return Some(Going::Ford);
         }
         Some(Going::Open)
     }
@@ -177,6 +178,27 @@ pub fn first_obstacle(data: &Data, table: &Table, troop: TroopType, path: &[Poin
         }
     }
     first
+}
+
+/// Inches of allowance an inch of movement costs troops of `troop` on the ground at `at`
+/// (going the way `facing`): 1 on open ground, ×2 or ×4 in bad going, the stream bed's rate
+/// (WRG-TERR-04, -06, WRG-CHAMP-02). Wheels are paid at this rate.
+pub fn going_multiplier(
+    data: &Data,
+    table: &Table,
+    troop: TroopType,
+    at: Point,
+    facing: tabletop::geometry::Facing,
+) -> f64 {
+    if table.areas.is_empty() && table.lines.is_empty() {
+        return 1.0;
+    }
+    let model = WrgGround { data, troop };
+    let probe = [at, at + facing.vector() * 0.01];
+    path_cost(table, &probe, &model)
+        .ok()
+        .and_then(|c| c.pieces.first().and_then(|p| model.going(table, &p.ground)))
+        .map_or(1.0, |g| cost_per_inch(data, troop, g))
 }
 
 /// Whether troops of `troop` going straight from `from` to `to` meet ground they cannot

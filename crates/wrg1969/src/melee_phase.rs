@@ -390,8 +390,10 @@ pub enum Outcome {
         unit: u16,
         /// The unit following up.
         by: u16,
-        /// Inches.
+        /// Inches it went back (less than the rule's 3" when others stand in the way).
         distance: f64,
+        /// Inches the winner followed up.
+        followed: f64,
     },
     /// A unit fell back (WRG-AFTER-02, -04).
     FellBack {
@@ -470,12 +472,17 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
             }
             Verdict::PushedBack { side, distance } => {
                 let (loser, winner) = if side == 0 { (a, b) } else { (b, a) };
+                // Straight back, as far as other units leave room (WRG-AFTER-05).
+                let back = -state.units[loser as usize].facing.vector();
+                let distance = crate::move_phase::room(data, state, loser, back, distance, winner);
                 step_back(state, loser, distance);
-                // The winner follows up the same distance, keeping contact (WRG-TAC-06).
+                // The winner follows up as far, keeping contact (WRG-TAC-06).
+                let on = state.units[winner as usize].facing.vector();
+                let followed = crate::move_phase::room(data, state, winner, on, distance, loser);
                 let w = &mut state.units[winner as usize];
-                w.at += w.facing.vector() * distance;
+                w.at += on * followed;
                 w.motion = Motion::Charged;
-                out.push(Outcome::PushedBack { unit: loser, by: winner, distance });
+                out.push(Outcome::PushedBack { unit: loser, by: winner, distance, followed });
             }
             // Fall-backs are made in the next period's movement (WRG-AFTER-02, -04).
             Verdict::MountedFallBack { side, distance } => {

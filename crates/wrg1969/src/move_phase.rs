@@ -22,7 +22,7 @@ mod track;
 use crate::Data;
 use crate::after::Left;
 use crate::plan::UnitMove;
-use crate::reaction::Trigger;
+use crate::reaction::{Effect, Trigger};
 use crate::report::Note;
 use crate::state::{Motion, State};
 use crate::test_phase::Taken;
@@ -82,6 +82,12 @@ pub struct StepPose {
     pub going: StepMotion,
 }
 
+/// A unit's normal move at its order's pace, halved in a square (WRG-MOVE-02, WRG-ORD-02,
+/// WRG-M-08).
+pub fn order_allowance(data: &Data, u: &crate::state::Unit) -> f64 {
+    intent::order_allowance(data, u)
+}
+
 /// Whether `side` may direct this move in its plan: its own unit, on the table, free to
 /// move as it likes (not broken, pursuing, or carrying out a reaction result), the move
 /// within its order and its allowance. A refusal names the rule.
@@ -129,28 +135,90 @@ pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
 pub fn pushed_back_notes(
     state: &State,
     stood: &mut [tabletop::geometry::Point],
-    unit: u16,
-    by: u16,
-    inches: f64,
+    [unit, by]: [u16; 2],
+    [back_inches, followed]: [f64; 2],
 ) -> Vec<Note> {
     use crate::report::{MoveKind, Total};
     let mut out = Vec::with_capacity(2);
-    for (id, back) in [(unit, true), (by, false)] {
+    for (id, back, inches) in [(unit, true, back_inches), (by, false, followed)] {
         let Some(u) = state.units.get(id as usize) else { continue };
         let dir = if back { -u.facing.vector() } else { u.facing.vector() };
         let Some(at) = stood.get_mut(id as usize) else { continue };
         let from = *at;
         *at = from + dir * inches;
         let (text, what) = if back {
-            (format!("{} are pushed back {inches}\"", u.name), "push-back")
+            (format!("{} are pushed back {}\"", u.name, crate::report::number(inches)), "push-back")
         } else {
-            (format!("{} follow up {inches}\"", u.name), "following up")
+            (format!("{} follow up {}\"", u.name, crate::report::number(inches)), "following up")
         };
         let allowance = Total::new("allowance").plus("WRG-AFTER-05", what, inches);
         let way = (from, *at);
         out.push(moved::moved_note(u, MoveKind::AfterCombat, way, "WRG-AFTER-05", text, allowance));
     }
     out
+}
+
+/// How far a unit can go straight along `dir`, up to `most` inches, before its footprint would
+/// overlap another unit (but `ignore`, the enemy it fights) or leave the table.
+pub fn room(
+    data: &Data,
+    state: &State,
+    id: u16,
+    dir: tabletop::geometry::Vec2,
+    most: f64,
+    ignore: u16,
+) -> f64 {
+    let Some(u) = state.units.get(id as usize) else { return 0.0 };
+    let others: Vec<tabletop::geometry::Rect> = state
+        .units
+        .iter()
+        .filter(|o| o.id != id && o.id != ignore && o.on_table())
+        .map(|o| footprint(data, o))
+        .collect();
+    let free = |d: f64| {
+        let r = u.block.footprint(data, u.troop, u.at + dir * d, u.facing);
+        state.table.contains_rect(&r) && !others.iter().any(|o| o.overlaps(&r))
+    };
+    if free(most) {
+        return most;
+    }
+    let (mut a, mut b) = (0.0, most);
+    for _ in 0..30 {
+        let mid = 0.5 * (a + b);
+        if free(mid) {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    a
+}
+
+/// Where unit `id`, facing `facing`, may be placed at `at` or the nearest point to it along
+/// its frontage's line, up to 24" either way, clear of every other unit and on the table
+/// (troops returning to the table, WRG-LEAVE-02).
+pub fn clear_place(
+    data: &Data,
+    state: &State,
+    id: u16,
+    at: tabletop::geometry::Point,
+    facing: tabletop::geometry::Facing,
+) -> Option<tabletop::geometry::Point> {
+    let u = state.units.get(id as usize)?;
+    let others: Vec<tabletop::geometry::Rect> = state
+        .units
+        .iter()
+        .filter(|o| o.id != id && o.on_table())
+        .map(|o| footprint(data, o))
+        .collect();
+    let side = facing.right();
+    (0..=48).map(|k| if k % 2 == 0 { k as f64 / 2.0 } else { -(k as f64 + 1.0) / 2.0 }).find_map(
+        |d| {
+            let p = at + side * d;
+            let r = u.block.footprint(data, u.troop, p, facing);
+            (state.table.contains_rect(&r) && !others.iter().any(|o| o.overlaps(&r))).then_some(p)
+        },
+    )
 }
 
 /// The note of a fall-back ordered by the after-combat rules, made next period
@@ -182,14 +250,31 @@ pub fn fall_back_note(state: &State, unit: u16, inches: f64) -> Note {
 /// outdistanced pursuit unless one of `enemies` (those it was fighting) could reach it at
 /// its first period's pursuit speed (WRG-BRK-01, -03, WRG-R-26). Returns the note of its
 /// move and whether it counts as routed.
-pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -> (Note, bool) {
+pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -> (Note, BrokeOff) {
     let u = state.units[id as usize].clone();
     let speed = crate::moves::rout_speed(data, u.troop, 1);
     let back = u.facing.reversed();
-    let m = {
+    let mut m = {
         let mut cx = Cx { data, state, fighting: &[], pad: Default::default() };
         intent::run_straight(&mut cx, &u, back, speed, Kind::Rout)
     };
+    // Its standard crossing the table's edge, it leaves the table there (WRG-LEAVE-01).
+    let mut left_table = false;
+    if let Some(m) = m.as_mut()
+        && !state.table.contains_point(m.pose(m.limit).at)
+    {
+        let (mut a, mut b) = (0.0, m.limit);
+        for _ in 0..40 {
+            let mid = 0.5 * (a + b);
+            if state.table.contains_point(m.pose(mid).at) {
+                a = mid;
+            } else {
+                b = mid;
+            }
+        }
+        m.limit = a;
+        left_table = true;
+    }
     let from = u.at;
     let note = {
         let unit = &mut state.units[id as usize];
@@ -215,13 +300,27 @@ pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -
             None => Note::new("WRG-BRK-01", text),
         }
     };
+    if left_table {
+        return (note, BrokeOff::LeftTable);
+    }
     let me = footprint(data, &state.units[id as usize]);
     let caught = enemies.iter().filter_map(|&e| state.units.get(e as usize)).any(|e| {
         e.on_table()
             && footprint(data, e).distance(&me)
                 <= crate::moves::pursuit_speed(data, e.troop, 1) + 1e-9
     });
-    (note, caught)
+    (note, if caught { BrokeOff::Routed } else { BrokeOff::Clear })
+}
+
+/// How a break-off ended (WRG-BRK-03).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrokeOff {
+    /// It outdistanced pursuit.
+    Clear,
+    /// The enemy could still reach it at pursuit speed: it is routed.
+    Routed,
+    /// It ran off the table.
+    LeftTable,
 }
 
 /// A pursuit ends (the routers rallied, left the table or are gone; or the pursuers reached
@@ -347,6 +446,8 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
             intents[id] = Some(Intent { mover, source, reform: None });
         }
     }
+    light_infantry_charges(state, &mut intents, &mut out.notes);
+    tests_before_charging(data, state, &fights, &mut intents, dice, &mut out.notes);
     // Changes of formation first, keeping the standard (WRG-MOVE-15, -16).
     for (id, it) in intents.iter().enumerate() {
         if let Some(files) = it.as_ref().and_then(|i| i.reform) {
@@ -381,9 +482,12 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
     declare(&mut run);
     run.steps();
     // Chargers in contact line up on the face they struck (WRG-MELEE-01).
+    // Lining up is paid from what is left of the charge (WRG-MOVE-04).
     for k in 0..run.out.charges.len() {
         let (charger, target) = run.out.charges[k];
-        crate::contact::line_up(data, run.state, charger, target);
+        let Some((last, left)) = moved::left_of_move(&run, charger) else { continue };
+        let shift = crate::contact::line_up_within(data, run.state, charger, target, left);
+        run.movers[last].lined_up = shift;
     }
     moved::tell(&mut run, &start);
     finish::finish(&mut run, &start);
@@ -391,9 +495,100 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
     out
 }
 
+/// Light infantry may charge cavalry only if the cavalry stand: they stood last period (the
+/// plan's check and the intent saw that) and declare no move this period, which only now is
+/// known. A charge at cavalry that move is not made: the light infantry stand, and the log
+/// says why (WRG-ORD-10, WRG-R-27).
+fn light_infantry_charges(state: &State, intents: &mut [Option<Intent>], notes: &mut Vec<Note>) {
+    for id in 0..intents.len() {
+        let Some(Kind::Charge { target, .. }) =
+            intents[id].as_ref().and_then(|i| i.mover.as_ref()).map(|m| m.kind)
+        else {
+            continue;
+        };
+        let (u, t) = (&state.units[id], &state.units[target as usize]);
+        if !u.troop.is_light_infantry() || !t.troop.is_cavalry() {
+            continue;
+        }
+        let moving = intents[target as usize].as_ref().is_some_and(|i| i.mover.is_some());
+        if !moving {
+            continue;
+        }
+        notes.push(
+            Note::new(
+                "WRG-ORD-10",
+                format!(
+                    "{} may not charge {}: the cavalry are on the move, not standing",
+                    u.name, t.name
+                ),
+            )
+            .and("WRG-R-27"),
+        );
+        if let Some(it) = intents[id].as_mut() {
+            it.mover = None;
+        }
+    }
+}
+
+/// A unit ordered to attack tests as it sets out to charge, and the result governs the charge:
+/// carry on (or better) and it charges; a halt, retire, retreat or fall-back replaces the
+/// charge with that result (this period its first); a break routs it (WRG-RT-04, WRG-R-18,
+/// -20). Its enemies' charges declared this period count as "being charged" (WRG-RRES-01).
+fn tests_before_charging(
+    data: &Data,
+    state: &mut State,
+    fights: &[bool],
+    intents: &mut [Option<Intent>],
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) {
+    let charge = |it: &Option<Intent>| {
+        it.as_ref().and_then(|i| i.mover.as_ref()).and_then(|m| match m.kind {
+            Kind::Charge { target, ordered } => Some((target, ordered)),
+            _ => None,
+        })
+    };
+    let testers: Vec<u16> = intents
+        .iter()
+        .enumerate()
+        .filter(|(_, it)| charge(it).is_some_and(|(_, ordered)| ordered))
+        .map(|(id, _)| id as u16)
+        .collect();
+    if testers.is_empty() {
+        return;
+    }
+    let charged: Vec<u16> = intents.iter().filter_map(|it| charge(it).map(|(t, _)| t)).collect();
+    for id in testers {
+        let taken = crate::test_phase::take_tests(
+            data,
+            state,
+            &[(id, Trigger::BeforeContact)],
+            &charged,
+            dice,
+        );
+        let Some(tk) = taken.into_iter().next() else { continue };
+        notes.push(crate::period::test_note(state, &tk));
+        let effect = tk.outcome.effect;
+        let u = state.units[id as usize].clone();
+        let mut cx = Cx { data, state, fighting: fights, pad: Default::default() };
+        let it = &mut intents[id as usize];
+        match effect {
+            Effect::CarryOn | Effect::NewOrder | Effect::UncontrolledAdvance { .. } => {}
+            Effect::Break => {
+                let mover = rout_mover(&mut cx, &u, 1, 1.0);
+                *it = Some(Intent { mover, source: Source::Rout { k: 1 }, reform: None });
+            }
+            e => {
+                let mover = running_mover(&mut cx, &u, e, 1.0);
+                *it = Some(Intent { mover, source: Source::Running, reform: None });
+            }
+        }
+    }
+}
+
 /// The charges declared, and the charged units' answers (WRG-R-08): the charged unit is
-/// under attack (WRG-RRES-01); a unit ordered to attack tests before contact (WRG-RT-04); an
-/// evader stands until the charger has used its normal move (WRG-R-10). Each mover shows how
+/// under attack (WRG-RRES-01); an evader stands until the charger has used its normal move
+/// (WRG-R-10). Each mover shows how
 /// it moves from the start, for the tests taken during the move (WRG-R-13).
 fn declare(run: &mut Run) {
     for i in 0..run.movers.len() {
@@ -405,7 +600,7 @@ fn declare(run: &mut Run) {
             Kind::Forward | Kind::Pursue { .. } => Motion::Advanced,
         };
         run.state.units[id as usize].motion = motion;
-        let Kind::Charge { target, ordered } = kind else { continue };
+        let Kind::Charge { target, .. } = kind else { continue };
         let text = format!(
             "{} charge {}",
             run.state.units[id as usize].name, run.state.units[target as usize].name
@@ -413,9 +608,6 @@ fn declare(run: &mut Run) {
         run.out.notes.push(Note::new("WRG-MOVE-04", text).and("WRG-MOVE-05").and("WRG-R-08"));
         if !run.out.under_attack.contains(&target) {
             run.out.under_attack.push(target);
-        }
-        if ordered {
-            run.out.triggers.push((id, Trigger::BeforeContact));
         }
         let t = &run.state.units[target as usize];
         let charging = run.slot[target as usize]

@@ -110,9 +110,14 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 ));
                 general_surrenders(data, state, unit, &mut notes);
             }
-            Fought::PushedBack { unit, by, distance } => notes.extend(
-                crate::move_phase::pushed_back_notes(state, &mut stood, unit, by, distance),
-            ),
+            Fought::PushedBack { unit, by, distance, followed } => {
+                notes.extend(crate::move_phase::pushed_back_notes(
+                    state,
+                    &mut stood,
+                    [unit, by],
+                    [distance, followed],
+                ))
+            }
             Fought::FellBack { unit, distance } => {
                 notes.push(crate::move_phase::fall_back_note(state, unit, distance))
             }
@@ -174,6 +179,7 @@ fn begin(
         if u.motion != Motion::Routing {
             u.motion = Motion::Still;
         }
+        u.moved_last = u.moved;
         u.moved = 0.0;
         u.shot_at = 0;
         u.broke_at = None;
@@ -266,10 +272,26 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
                 let back = away.facing.reversed();
                 let depth = u.block.ranks() as f64 * data.base(u.troop).depth;
                 let at = Point::new(away.at.x.clamp(0.0, w), away.at.y.clamp(0.0, h));
-                u.at = Point::new(
+                let at = Point::new(
                     (at.x + back.vector().x * depth).clamp(depth, (w - depth).max(depth)),
                     (at.y + back.vector().y * depth).clamp(depth, (h - depth).max(depth)),
                 );
+                // Where it left, or the nearest clear ground along the edge (WRG-LEAVE-02).
+                let Some(at) = crate::move_phase::clear_place(data, state, i as u16, at, back)
+                else {
+                    let u = &mut state.units[i];
+                    u.away = Some(Away { state: OffTable::Delayed { periods: 1 }, ..away });
+                    notes.push(
+                        Note::new(
+                            "WRG-LEAVE-03",
+                            format!("{} are seen in the distance: the way back is crowded", u.name),
+                        )
+                        .with_rolls(rolls),
+                    );
+                    continue;
+                };
+                let u = &mut state.units[i];
+                u.at = at;
                 u.facing = back;
                 u.away = None;
                 u.rout = None;
@@ -375,9 +397,13 @@ fn break_off(
     if !state.units[id as usize].on_table() {
         return;
     }
-    let (note, routed) = crate::move_phase::break_off_run(data, state, id, &enemies);
+    let (note, how) = crate::move_phase::break_off_run(data, state, id, &enemies);
     notes.push(note);
-    if routed {
+    if how == crate::move_phase::BrokeOff::LeftTable {
+        leave(state, id, Left::Ordinary, notes);
+        return;
+    }
+    if how == crate::move_phase::BrokeOff::Routed {
         let back = state.units[id as usize].facing;
         break_unit(state, id);
         // It has already turned its back and run its first period.

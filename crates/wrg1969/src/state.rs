@@ -64,6 +64,9 @@ pub struct Unit {
     pub causes_at_start: Vec<crate::combat::Cause>,
     /// Inches its standard moved this period (WRG-TAC-04, WRG-FIRE-05).
     pub moved: f64,
+    /// Inches its standard moved last period: under 1" it stood (WRG-R-13, -27).
+    #[serde(default)]
+    pub moved_last: f64,
     /// It carries shields (WRG-SCALE-14).
     pub shield: bool,
     /// Cavalry armoured head to foot (WRG-SHLD-03).
@@ -352,6 +355,7 @@ pub fn setup(scenario: &Scenario) -> State {
                 causes: Vec::new(),
                 causes_at_start: Vec::new(),
                 moved: 0.0,
+                moved_last: 0.0,
                 shield: u.shield,
                 fully_armoured: u.fully_armoured,
                 chariot: u.chariot,
@@ -786,7 +790,10 @@ pub fn begin_period(state: &mut State) -> Vec<crate::report::Note> {
         .units
         .iter()
         .enumerate()
-        .filter(|(_, u)| u.incoming.as_ref().is_some_and(|(_, from)| *from <= p))
+        // Routers take no order until they rally (WRG-ROUT-08); it waits for them.
+        .filter(|(_, u)| {
+            u.rout.is_none() && u.incoming.as_ref().is_some_and(|(_, from)| *from <= p)
+        })
         .map(|(i, _)| i)
         .collect();
     let mut notes = Vec::with_capacity(due.len());

@@ -190,6 +190,13 @@ fn check_moves(
 ) {
     let mut last: Vec<Option<Point>> = vec![None; after.units.len()];
     for n in notes {
+        // A unit coming back onto the table is placed there, and moves on from there.
+        if let Some(Fact::Returned { unit, at }) = &n.fact {
+            if let Some(slot) = last.get_mut(*unit as usize) {
+                *slot = Some(*at);
+            }
+            continue;
+        }
         let Some(Fact::Moved { unit, kind, from, to, spent, allowance }) = &n.fact else {
             continue;
         };

@@ -433,8 +433,22 @@ fn through_a_battle_every_offered_action_and_measured_move_passes_check() {
     let mut g = the_ford();
     // Everyone who may attacks the nearest enemy line: the armies close and fight.
     for (side, orders) in [
-        (Side::Red, [("Thessalian horse", "Spanish cavalry"), ("Spartiates", "Gallic warband")]),
-        (Side::Blue, [("Spanish cavalry", "Thessalian horse"), ("Gallic warband", "Spartiates")]),
+        (
+            Side::Red,
+            [
+                ("Thessalian horse", "Spanish cavalry"),
+                ("Spartiates", "Gallic warband"),
+                ("Hoplites of the right", "Libyan spearmen"),
+            ],
+        ),
+        (
+            Side::Blue,
+            [
+                ("Spanish cavalry", "Thessalian horse"),
+                ("Gallic warband", "Spartiates"),
+                ("Libyan spearmen", "Hoplites of the right"),
+            ],
+        ),
     ] {
         let c = controls(&g, side);
         let mut draft = c.draft.clone().unwrap().command;
@@ -447,7 +461,7 @@ fn through_a_battle_every_offered_action_and_measured_move_passes_check() {
     }
     let mut offered = Vec::new();
     let mut charged = false;
-    for _ in 0..12 {
+    for _ in 0..20 {
         if g.rules().outcome(g.state()).is_some() {
             break;
         }

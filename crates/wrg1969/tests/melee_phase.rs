@@ -81,7 +81,7 @@ fn the_warband_is_pushed_back_and_the_legion_follows_up() {
     let mut dice = ScriptedDice::new([3, 4, 4, 2]);
     let r = fight_all(&d, &mut st, &[], &mut dice);
     let o = carry_out(&d, &mut st, &r);
-    assert_eq!(o, vec![Outcome::PushedBack { unit: 11, by: 0, distance: 3.0 }]);
+    assert_eq!(o, vec![Outcome::PushedBack { unit: 11, by: 0, distance: 3.0, followed: 3.0 }]);
     assert!((st.units[11].at.y - 10.5).abs() < 1e-9);
     assert!((st.units[0].at.y - 9.0).abs() < 1e-9);
     // Still in contact, the legion now following up.
@@ -155,11 +155,15 @@ fn wrg_melee_01_a_charger_striking_at_an_angle_lines_up_and_its_front_fights() {
     let r = c.facing.right();
     st.units[11].at = c.at + r * 9.0 + c.facing.vector() * 0.3;
     st.units[11].facing = Facing::from_bearing_degrees(250.0);
+    // (Nobody else near: a charger does not line up into other units.)
+    for u in st.units.iter_mut().filter(|u| u.id != 0 && u.id != 11) {
+        let n = u.block.figures;
+        u.block.lose(n);
+    }
     wrg1969::contact::line_up(&d, &mut st, 11, 0);
     let bearing = st.units[11].facing.bearing_degrees();
     let want = (c.facing.bearing_degrees() + 270.0).rem_euclid(360.0);
     assert!((bearing - want).abs() < 1e-9, "{bearing} vs {want}");
-    // (It may touch the next cohort along too.)
     assert!(contacts(&d, &st).contains(&(0, 11)));
 }
 

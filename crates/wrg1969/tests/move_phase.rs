@@ -65,6 +65,12 @@ fn no_dice() -> ScriptedDice {
     ScriptedDice::new([])
 }
 
+/// The dice of a period in which a unit ordered to attack charges: its test as it sets out
+/// (probability dice, 5, 5, 5: it carries on, WRG-RT-04), then `then`.
+fn go(then: impl IntoIterator<Item = u8>) -> ScriptedDice {
+    ScriptedDice::new([5, 5, 5].into_iter().chain(then))
+}
+
 /// The next period's movement, the period begun as the game begins it (nothing has moved).
 fn next(d: &Data, st: &mut State) -> Movement {
     st.period += 1;
@@ -169,20 +175,21 @@ fn cavalry_charge(gap: f64) -> (Data, State) {
 fn wrg_move_04_an_attack_order_charges_home_when_the_charge_reaches() {
     let (d, mut st) = cavalry_charge(15.0);
     // The warband tests as the charge comes in (3 d6): it stands.
-    let mut dice = ScriptedDice::new([6, 6, 5]);
+    let mut dice = go([6, 6, 5]);
     let m = move_all(&d, &mut st, &mut dice);
     assert_eq!(m.charges, vec![(6, 11)]);
     assert!(close(gap(&d, &st, 6, 11), 0.0, wrg1969::melee_phase::CONTACT));
     assert!(close(st.units[6].moved, 15.0, 1e-3), "{}", st.units[6].moved);
     assert_eq!(st.units[6].motion, Motion::Charged);
     assert_eq!(m.under_attack, vec![11]);
-    // Ordered into hand-to-hand: it tests at the end of the period (WRG-RT-04, -11).
-    assert!(m.triggers.contains(&(6, Trigger::BeforeContact)));
-    assert!(has_rule(&m, "WRG-MOVE-04"));
+    // Ordered into hand-to-hand: it tested as it set out, and charged on its result
+    // (WRG-RT-04).
+    assert!(!m.triggers.contains(&(6, Trigger::BeforeContact)));
+    assert!(has_rule(&m, "WRG-RT-04") && has_rule(&m, "WRG-MOVE-04"));
     assert_eq!(wrg1969::melee_phase::contacts(&d, &st), vec![(6, 11)]);
     // Out of reach (25" with a 20" charge) it only closes at its normal move.
     let (d, mut st) = cavalry_charge(25.0);
-    let m = move_all(&d, &mut st, &mut no_dice());
+    let m = move_all(&d, &mut st, &mut go([]));
     assert!(m.charges.is_empty() && m.under_attack.is_empty() && m.triggers.is_empty());
     assert!(close(st.units[6].moved, 8.0, 1e-9));
     assert_eq!(st.units[6].motion, Motion::Advanced);
@@ -193,18 +200,18 @@ fn wrg_move_04_an_attack_order_charges_home_when_the_charge_reaches() {
 fn wrg_move_07_the_charged_unit_tests_when_the_bonus_starts() {
     // 15" away: the charge passes its 8" normal move short of contact; the warband tests.
     let (d, mut st) = cavalry_charge(15.0);
-    let mut dice = ScriptedDice::new([6, 6, 5]);
+    let mut dice = go([6, 6, 5]);
     let m = move_all(&d, &mut st, &mut dice);
     assert_eq!(m.tests.len(), 1);
     assert_eq!((m.tests[0].unit, m.tests[0].trigger), (11, Trigger::Charged));
     assert_eq!(dice.remaining(), 0);
     // 8.5" away: still beyond the normal move, still a test.
     let (d, mut st) = cavalry_charge(8.5);
-    let mut dice = ScriptedDice::new([6, 6, 5]);
+    let mut dice = go([6, 6, 5]);
     assert_eq!(move_all(&d, &mut st, &mut dice).tests.len(), 1);
     // 7.5" away: contact inside the normal move, no test (the dice are never touched).
     let (d, mut st) = cavalry_charge(7.5);
-    let m = move_all(&d, &mut st, &mut no_dice());
+    let m = move_all(&d, &mut st, &mut go([]));
     assert!(m.tests.is_empty());
     assert_eq!(m.charges, vec![(6, 11)]);
 }
@@ -220,7 +227,7 @@ fn wrg_move_05_charge_wheels_first_then_runs_straight() {
         .block
         .footprint(&d, st.units[6].troop, st.units[6].at, st.units[6].facing)
         .front_right();
-    let mut dice = ScriptedDice::new([6, 6, 5]);
+    let mut dice = go([6, 6, 5]);
     let m = move_all(&d, &mut st, &mut dice);
     assert_eq!(m.charges, vec![(6, 11)]);
     let c = &st.units[6];
@@ -275,17 +282,18 @@ fn wrg_move_04_directed_charges_are_checked() {
         check_move(&d, &st, Side::Blue, &charge(11)).unwrap_err().rule.as_str(),
         "WRG-ORD-01"
     );
-    // Light infantry may charge cavalry only when they stand (WRG-ORD-10, WRG-R-27).
+    // Light infantry may charge cavalry only when they stand (WRG-ORD-10, WRG-R-27): the plan
+    // sees whether the cavalry moved last period, never their orders.
     let (d, mut st) = only(&[5, 15]);
     st.units[5].block = Block::new(12, 12);
     place(&mut st, 5, 30.0, 10.0, 0.0);
     place(&mut st, 15, 30.0, 17.0, 180.0);
     order(&mut st, 5, Verb::Attack { unit: 15 });
     let charge = UnitMove { unit: 5, step: Step::Charge { target: 15 } };
-    st.units[15].motion = Motion::Advanced;
+    st.units[15].moved_last = 6.0;
     assert_eq!(check_move(&d, &st, Side::Red, &charge).unwrap_err().rule.as_str(), "WRG-ORD-10");
-    st.units[15].motion = Motion::Still;
-    order(&mut st, 15, Verb::Hold { at: None });
+    st.units[15].moved_last = 0.0;
+    order(&mut st, 15, Verb::Attack { unit: 5 });
     assert!(check_move(&d, &st, Side::Red, &charge).is_ok());
 }
 
@@ -311,7 +319,7 @@ fn wrg_move_09_evader_turns_and_runs_10_back() {
     // left cannot reach 4" + 10".
     let (d, mut st) = charge_on_slingers(12.0);
     let y0 = st.units[14].at.y;
-    let m = move_all(&d, &mut st, &mut no_dice());
+    let m = move_all(&d, &mut st, &mut go([]));
     let s = &st.units[14];
     assert!(close(s.at.y, y0 + 10.0, 1e-6), "{:?}", s.at);
     assert!(close(s.facing.bearing_degrees(), 0.0, 1e-6), "backs to the enemy");
@@ -326,7 +334,7 @@ fn wrg_move_09_evader_turns_and_runs_10_back() {
     let (d, mut st) = charge_on_slingers(12.0);
     st.units[14].standing =
         Standing::Active { order: Order { no_evade: true, ..Order::new(Verb::Hold { at: None }) } };
-    let mut dice = ScriptedDice::new([6, 6, 6]);
+    let mut dice = go([6, 6, 6]);
     let m = move_all(&d, &mut st, &mut dice);
     assert_eq!(m.tests.len(), 1);
     assert_eq!(st.units[14].facing.bearing_degrees(), 180.0);
@@ -340,7 +348,7 @@ fn wrg_move_08_only_light_troops_and_chariots_evade() {
     st.units[14].troop = TroopType::MediumInfantry;
     order(&mut st, 14, Verb::Evade);
     let y0 = st.units[14].at.y;
-    let mut dice = ScriptedDice::new([6, 6, 6]);
+    let mut dice = go([6, 6, 6]);
     let m = move_all(&d, &mut st, &mut dice);
     assert_eq!(m.tests.len(), 1);
     assert!(st.units[14].at.y <= y0 + 1e-9);
@@ -350,7 +358,7 @@ fn wrg_move_08_only_light_troops_and_chariots_evade() {
     st.units[14].block = Block::new(8, 8);
     order(&mut st, 14, Verb::Evade);
     let y0 = st.units[14].at.y;
-    move_all(&d, &mut st, &mut no_dice());
+    move_all(&d, &mut st, &mut go([]));
     assert!(close(st.units[14].at.y, y0 + 10.0, 1e-6));
 }
 
@@ -360,7 +368,7 @@ fn wrg_move_11_an_evader_within_the_remaining_charge_is_caught() {
     // 5" away the cavalry reach the slingers inside their normal move; the slingers evade at
     // contact, but 15" of charge is left against 10": caught, backs turned.
     let (d, mut st) = charge_on_slingers(5.0);
-    let m = move_all(&d, &mut st, &mut no_dice());
+    let m = move_all(&d, &mut st, &mut go([]));
     assert_eq!(m.charges, vec![(6, 14)]);
     assert!(close(gap(&d, &st, 6, 14), 0.0, wrg1969::melee_phase::CONTACT));
     assert!(has_rule(&m, "WRG-MOVE-11"));
@@ -382,7 +390,7 @@ fn wrg_move_10_an_evader_goes_round_a_river_losing_5() {
         y + 1.0
     ));
     let y0 = st.units[14].at.y;
-    move_all(&d, &mut st, &mut no_dice());
+    move_all(&d, &mut st, &mut go([]));
     let s = &st.units[14];
     // Straight back to the bank, then round along it: 10" − 5" in all.
     assert!(s.at.y < y + 1e-6, "{:?}", s.at);
@@ -410,7 +418,7 @@ fn wrg_move_12_evaders_through_friends() {
         st.units[11].block = Block::new(40, 20);
         place(&mut st, 11, 30.0, 30.0, 180.0);
         wait(&mut st, 11);
-        move_all(&d, &mut st, &mut no_dice());
+        move_all(&d, &mut st, &mut go([]));
         assert!(close(st.units[14].at.y, 34.0, 1e-6), "{:?}", st.units[14].at);
         assert_eq!(st.units[11].causes.contains(&Cause::PassedThrough), disorders, "{troop:?}");
     }
@@ -430,7 +438,7 @@ fn wrg_ord_08_cavalry_countercharge_cavalry_that_charge_their_front() {
     place(&mut st, 15, 30.0, 29.0, 180.0);
     order(&mut st, 6, Verb::Attack { unit: 15 });
     order(&mut st, 15, Verb::Hold { at: None });
-    let mut dice = ScriptedDice::new([4, 4, 4]);
+    let mut dice = go([4, 4, 4]);
     let m = move_all(&d, &mut st, &mut dice);
     let t = &m.tests[0];
     assert!(t.outcome.score >= 6, "{:?}", t.outcome);
@@ -453,7 +461,7 @@ fn wrg_ord_08_cavalry_countercharge_cavalry_that_charge_their_front() {
     st.units[15].standing = Standing::Active {
         order: Order { no_countercharge: true, ..Order::new(Verb::Hold { at: None }) },
     };
-    let mut dice = ScriptedDice::new([4, 4, 4]);
+    let mut dice = go([4, 4, 4]);
     let m = move_all(&d, &mut st, &mut dice);
     assert!(!has_rule(&m, "WRG-ORD-08"));
     assert!(close(st.units[15].moved, 0.0, 1e-9));
@@ -1034,7 +1042,7 @@ fn a_charge_whose_target_breaks_runs_it_down_and_pursues() {
     // The warband breaks at the charge test (1, 1, 1) and runs; the cavalry, with 12" of charge
     // left at 20" against its 6" of rout, catch it and pursue.
     let (d, mut st) = cavalry_charge(10.0);
-    let mut dice = ScriptedDice::new([1, 1, 1]);
+    let mut dice = go([1, 1, 1]);
     let m = move_all(&d, &mut st, &mut dice);
     assert_eq!(m.tests[0].outcome.effect, Effect::Break);
     let w = &st.units[11];
@@ -1102,14 +1110,14 @@ fn wrg_rt_13_no_test_inside_the_normal_move_but_cavalry_may_still_countercharge(
     place(&mut st, 15, 30.0, 20.0, 180.0);
     order(&mut st, 6, Verb::Attack { unit: 15 });
     order(&mut st, 15, Verb::Hold { at: None });
-    let m = move_all(&d, &mut st, &mut no_dice());
+    let m = move_all(&d, &mut st, &mut go([]));
     assert!(m.tests.is_empty());
     assert_eq!(m.charges, vec![(6, 15)]);
     assert_eq!(st.units[15].motion, Motion::Charged);
     assert!(has_rule(&m, "WRG-RT-13"));
     // Infantry would not.
     let (d, mut st) = cavalry_charge(7.0);
-    move_all(&d, &mut st, &mut no_dice());
+    move_all(&d, &mut st, &mut go([]));
     assert_eq!(st.units[11].motion, Motion::Still);
 }
 
@@ -1126,7 +1134,7 @@ fn wrg_ord_12_skirmishers_evade_a_charge_whole() {
     place(&mut st, 15, 30.0, 25.0, 180.0);
     order(&mut st, 6, Verb::Attack { unit: 15 });
     order(&mut st, 15, Verb::Skirmish { unit: 6 });
-    let m = move_all(&d, &mut st, &mut no_dice());
+    let m = move_all(&d, &mut st, &mut go([]));
     assert!(m.tests.is_empty());
     assert_eq!(st.units[15].block.figures, 16);
     assert!(close(st.units[15].at.y, 35.0, 1e-6), "{:?}", st.units[15].at);

@@ -29,7 +29,7 @@ pub(super) fn allowance(rules: &Wrg1969, st: &State, u: &Unit) -> (f64, String) 
     let normal = data.moves(u.troop).normal;
     let order = u.standing.order();
     let pace = order.map_or(1.0, Order::pace);
-    let a = normal * pace;
+    let a = crate::move_phase::order_allowance(&data, u);
     let mut text = format!("{} ({} normal move, T3 [WRG-MOVE-02]", inches(a), troop_words(u.troop));
     if pace < 1.0 {
         text.push_str(&format!(
@@ -42,6 +42,9 @@ pub(super) fn allowance(rules: &Wrg1969, st: &State, u: &Unit) -> (f64, String) 
     if let Some(f) = order.and_then(|o| o.formation) {
         let f = format!("{f:?}").to_lowercase();
         text.push_str(&format!(", ordered to move in {f} [WRG-ORD-02]"));
+        if f == "square" {
+            text.push_str("; a square moves at half speed [WRG-M-08]");
+        }
     }
     let model = WrgGround { data: &data, troop: u.troop };
     let probe = [u.at, u.at + u.facing.vector() * 0.01];

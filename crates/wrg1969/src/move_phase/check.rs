@@ -107,7 +107,7 @@ pub fn check(data: &Data, state: &State, side: Side, m: &UnitMove) -> Result<(),
             format!("{} are in hand-to-hand: they fight on or break off", u.name),
         ));
     }
-    let allowance = data.moves(u.troop).normal * order.map_or(1.0, Order::pace);
+    let allowance = super::intent::order_allowance(data, u);
     let mut cx = Cx { data, state, fighting: &[], pad: Default::default() };
     match m.step {
         Step::Halt => Ok(()),
@@ -138,7 +138,9 @@ pub fn check(data: &Data, state: &State, side: Side, m: &UnitMove) -> Result<(),
         }
         Step::Wheel { degrees } => {
             let (w, _) = u.block.size(data, u.troop);
-            let arc = crate::moves::wheel_distance(w, degrees);
+            // The outer figure's arc, at the going it wheels on (WRG-MOVE-14, WRG-TERR-04).
+            let per = crate::ground::going_multiplier(data, &state.table, u.troop, u.at, u.facing);
+            let arc = crate::moves::wheel_distance(w, degrees) * per;
             check_normal_move(allowance, arc)?;
             let mut track = Track::new(pose_of(u));
             track.wheel(&footprint(data, u), degrees.to_radians());

@@ -78,6 +78,9 @@ pub fn finish(run: &mut Run, start: &[Start]) {
                 if let Some(r) = &mut u.rout {
                     r.periods = (*k).max(r.periods);
                 }
+                if moved < 0.05 {
+                    cannot_run(run, id);
+                }
             }
             Some(Source::Pursuit { k, at_obstacle }) => {
                 pursuit_booked(run, id, *k, *at_obstacle, st)
@@ -108,6 +111,40 @@ pub fn finish(run: &mut Run, start: &[Start]) {
         }
     }
     rallies(run, start);
+}
+
+/// Routers that could not run on this period (their speed spent, or an enemy in the way) while
+/// an enemy touches them: half surrender, and the rest break out and run on (WRG-AFTER-07,
+/// WRG-R-36).
+fn cannot_run(run: &mut Run, id: usize) {
+    let data = run.data;
+    let u = &run.state.units[id];
+    if !u.on_table() || u.block.figures == 0 {
+        return;
+    }
+    let me = super::mover::footprint(data, u);
+    let caught = run.state.units.iter().any(|e| {
+        e.side != u.side
+            && e.on_table()
+            && super::mover::footprint(data, e).distance(&me) <= crate::melee_phase::CONTACT
+    });
+    if !caught {
+        return;
+    }
+    let (prisoners, _) = crate::after::surrender_split(u.block.figures);
+    let taker = u.side.other();
+    let u = &mut run.state.units[id];
+    u.block.lose(prisoners);
+    if u.block.figures == 0 {
+        u.carried = 0;
+    }
+    let text = format!(
+        "{} can run no farther with the enemy upon them: {prisoners} figures surrender, the \
+         rest break out",
+        u.name
+    );
+    run.state.prisoners[taker.index()] += prisoners;
+    run.out.notes.push(Note::new("WRG-AFTER-07", text).and("WRG-R-36"));
 }
 
 /// Tells the log why a unit stopped short of its way: friends in the way (for every move),

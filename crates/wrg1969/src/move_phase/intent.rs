@@ -230,15 +230,19 @@ impl Cx<'_> {
         let mut track = Track::new(pose_of(u));
         track.wheel(&rect, degrees.to_radians());
         let cost = track.cost();
+        // Wheeling pays the going it is made on (WRG-MOVE-14, WRG-TERR-04).
+        let per =
+            crate::ground::going_multiplier(self.data, &self.state.table, u.troop, u.at, u.facing);
         let r = Reach {
-            limit: cost.min(allowance.max(0.0)),
+            limit: cost.min(allowance.max(0.0) / per),
             rate: allowance.max(0.0) / super::mover::STEPS as f64,
-            slowed: false,
+            slowed: per > 1.0,
             blocked_at: None,
             budget: allowance.max(0.0),
             asked: allowance.max(0.0),
             cut: false,
             manhandled: false,
+            turn_rate: per,
         };
         Some((Mover::new(u, self.data, Kind::Forward, track, r), cost))
     }
@@ -386,16 +390,11 @@ pub fn charge_way(
     Ok(mover)
 }
 
-/// Whether cavalry count as standing for light infantry's charge: they stood last period and
-/// are not running, pursuing or ordered to attack (WRG-ORD-10, WRG-R-27).
+/// Whether cavalry stood, as anyone watching could tell: they moved less than 1" last period
+/// and are not running or pursuing (WRG-ORD-10, WRG-R-27). Whether they also declare no move
+/// this period is judged in the period, when the charges are declared.
 pub fn standing(u: &Unit) -> bool {
-    u.motion == crate::state::Motion::Still
-        && !routing(u)
-        && u.pursuit.is_none()
-        && u.running.is_none_or(|r| {
-            matches!(r.effect, Effect::Halt { .. } | Effect::HaltDisorganised { .. })
-        })
-        && !matches!(u.standing.order().map(|o| &o.verb), Some(Verb::Attack { .. }))
+    u.moved_last < 1.0 && !routing(u) && u.pursuit.is_none()
 }
 
 /// Whether `u` may charge `t` at all: light infantry only standing cavalry (WRG-ORD-10).
@@ -467,6 +466,7 @@ pub fn run_straight(
         asked: allowance,
         cut: false,
         manhandled: false,
+        turn_rate: 1.0,
     };
     if limit <= EPS {
         return None;
@@ -615,7 +615,7 @@ pub fn uncontrolled(cx: &mut Cx, u: &Unit, time_left: f64) -> Option<Mover> {
 
 /// A move its side directs (checked first by the caller) (WRG-MOVE-02, -03, -06, -14, -15).
 pub fn plan_intent(cx: &mut Cx, u: &Unit, step: &Step) -> Intent {
-    let allowance = cx.normal(u) * u.standing.order().map_or(1.0, Order::pace);
+    let allowance = order_allowance(cx.data, u);
     let mut it = Intent::still(Source::Plan);
     match *step {
         Step::Halt => {}
@@ -641,14 +641,30 @@ pub fn plan_intent(cx: &mut Cx, u: &Unit, step: &Step) -> Intent {
             }
         }
     }
-    let pace = u.standing.order().map_or(1.0, Order::pace);
     if let Some(m) = it.mover.as_mut() {
         m.directed = true;
         if matches!(m.allow, Allow::Normal { .. }) {
-            m.allow = Allow::Normal { pace, square: false };
+            m.allow = normal_allow(u.standing.order());
         }
     }
     it
+}
+
+/// A unit's normal move at its order's pace, halved in a square (WRG-MOVE-02, WRG-ORD-02,
+/// WRG-M-08).
+pub fn order_allowance(data: &crate::Data, u: &Unit) -> f64 {
+    let order = u.standing.order();
+    let square = order.is_some_and(|o| o.formation == Some(crate::orders::Formation::Square));
+    let half = if square { 0.5 } else { 1.0 };
+    data.moves(u.troop).normal * order.map_or(1.0, Order::pace) * half
+}
+
+/// How a normal move's allowance is made under an order.
+fn normal_allow(order: Option<&Order>) -> Allow {
+    Allow::Normal {
+        pace: order.map_or(1.0, Order::pace),
+        square: order.is_some_and(|o| o.formation == Some(crate::orders::Formation::Square)),
+    }
 }
 
 /// A directed move to a point and a final facing: the turn to the way, the way, the turn to
@@ -719,7 +735,7 @@ fn to_objective(cx: &mut Cx, u: &Unit, order: &Order, to: &Objective, kind: Kind
     if order.route.is_empty() && reached(cx.state, to, u.at) {
         return Intent::still(Source::Order(Goal::Done));
     }
-    let allowance = cx.normal(u) * order.pace();
+    let allowance = order_allowance(cx.data, u);
     let mut way = order.way(objective_point(cx.state, to));
     let bearing = match to {
         Objective::Bearing { degrees } if degrees.is_finite() => {
@@ -744,7 +760,7 @@ pub fn order_intent(cx: &mut Cx, u: &Unit, order: &Order) -> Intent {
     if let Some(m) = it.mover.as_mut()
         && matches!(m.allow, Allow::Normal { .. })
     {
-        m.allow = Allow::Normal { pace: order.pace(), square: false };
+        m.allow = normal_allow(Some(order));
     }
     it
 }
@@ -763,7 +779,7 @@ fn order_way(cx: &mut Cx, u: &Unit, order: &Order) -> Intent {
         }
         Verb::Hold { .. } | Verb::Evade => Intent::still(Source::Order(Goal::Open)),
         Verb::Wheel { degrees } => {
-            let allowance = cx.normal(u) * order.pace();
+            let allowance = order_allowance(cx.data, u);
             match cx.wheel(u, *degrees, allowance) {
                 Some((m, cost)) => Intent {
                     mover: Some(m),
@@ -780,7 +796,7 @@ fn order_way(cx: &mut Cx, u: &Unit, order: &Order) -> Intent {
             if !t.on_table() || routing(t) {
                 return Intent::still(Source::Order(Goal::Done));
             }
-            let allowance = cx.normal(u) * order.pace();
+            let allowance = order_allowance(cx.data, u);
             if matches!(order.verb, Verb::Attack { .. }) {
                 if may_charge(u, t).is_ok()
                     && let Ok(c) = charge_way(cx, u, t, 1.0, true)

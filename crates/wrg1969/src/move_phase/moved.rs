@@ -59,6 +59,28 @@ pub fn tell(run: &mut Run, start: &[Start]) {
     }
 }
 
+/// The last move of a unit this period and what is left of its allowance: the first move of
+/// its last run of moves of one kind had the allowance, and each spent some of it.
+pub fn left_of_move(run: &Run, id: u16) -> Option<(usize, f64)> {
+    let last = run.slot.get(id as usize).copied().flatten()?;
+    let kind = run.movers[last].kind;
+    let mut first = last;
+    let mut spent_all = 0.0;
+    let u = &run.state.units[id as usize];
+    for k in (0..=last).rev() {
+        let m = &run.movers[k];
+        if m.id != id {
+            continue;
+        }
+        if m.kind != kind {
+            break;
+        }
+        first = k;
+        spent_all += spent(run.data, run.state, u, m, &mut Vec::new());
+    }
+    Some((last, (run.movers[first].budget - spent_all).max(0.0)))
+}
+
 /// The note for one told move.
 fn note(run: &Run, id: usize, source: Option<&Source>, t: &Told) -> Note {
     let data = run.data;
@@ -310,6 +332,11 @@ pub(super) fn spent(
                     let rule = if charge { "WRG-MOVE-06" } else { "WRG-MOVE-14" };
                     push(parts, rule, "wheeling, outer figure", used);
                     total += used;
+                    if m.turn_rate > 1.0 {
+                        let extra = used * (m.turn_rate - 1.0);
+                        push(parts, "WRG-TERR-04", "wheeling in bad going", extra);
+                        total += extra;
+                    }
                 }
             }
             Seg::Line { from, dir, len, .. } => {
@@ -334,6 +361,10 @@ pub(super) fn spent(
             push(parts, rule, what, leg_len);
             total += leg_len;
         }
+    }
+    if m.lined_up > 0.0 {
+        push(parts, "WRG-MELEE-01", "lining up on the face struck", m.lined_up);
+        total += m.lined_up;
     }
     if m.lost > 0.0 {
         let rule = if m.kind == Kind::Evade { "WRG-MOVE-10" } else { "WRG-ROUT-04" };

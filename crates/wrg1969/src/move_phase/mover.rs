@@ -114,6 +114,13 @@ pub struct Mover {
     pub answers: Option<u16>,
     /// A move its side directed in its plan: it goes exactly as directed.
     pub directed: bool,
+    /// Friends it has begun to pass through in an ordinary move, and where along its way it
+    /// met them: it may not end the period inside them (WRG-R-08).
+    pub threaded: Vec<(u16, f64)>,
+    /// How far its standard moved lining up on the face it struck (WRG-MELEE-01).
+    pub lined_up: f64,
+    /// Inches of allowance an inch of wheeling costs: the going it wheels on (WRG-TERR-04).
+    pub turn_rate: f64,
     /// Where the friend that held it up and the unit itself stood then (positions and
     /// facings): while both stand so, trying again would only meet the friend again.
     pub held_at: Option<[(Point, Facing); 2]>,
@@ -224,6 +231,9 @@ impl Mover {
             rerouted: false,
             answers: None,
             directed: false,
+            threaded: Vec::new(),
+            lined_up: 0.0,
+            turn_rate: reach.turn_rate.max(1.0),
         }
     }
 
@@ -257,6 +267,8 @@ pub struct Reach {
     pub cut: bool,
     /// A wheeled vehicle is man-handled over a wall or hedge (WRG-TERR-02).
     pub manhandled: bool,
+    /// Inches of allowance an inch of wheeling costs: the going it wheels on (WRG-TERR-04).
+    pub turn_rate: f64,
 }
 
 /// Scratch space for working out ways, kept between units.
@@ -282,28 +294,47 @@ pub fn reach(
     let legs = &mut pad.legs;
     let allowance = if allowance.is_finite() { allowance.max(0.0) } else { 0.0 };
     let rate = allowance / STEPS as f64;
+    // Wheels pay the going the unit stands on (WRG-MOVE-14, WRG-TERR-04).
+    let per_turn = if track
+        .segs
+        .iter()
+        .any(|s| matches!(s, super::track::Seg::Turn { cost, .. } if *cost > 0.0))
+    {
+        crate::ground::going_multiplier(
+            data,
+            &state.table,
+            troop,
+            track.start.at,
+            track.start.facing,
+        )
+    } else {
+        1.0
+    };
     let whole = |limit: f64| Reach {
         limit,
         rate,
-        slowed: false,
+        slowed: per_turn > 1.0,
         blocked_at: None,
         budget: allowance,
         asked: allowance,
         cut: false,
         manhandled: false,
+        turn_rate: per_turn,
     };
     let turns = track.turn_cost_before_legs();
-    if turns >= allowance {
-        return whole(allowance);
+    let turns_paid = turns * per_turn;
+    if turns_paid >= allowance {
+        return whole(allowance / per_turn);
     }
     track.leg_points(legs);
-    let left = allowance - turns;
+    let left = allowance - turns_paid;
     if legs.len() < 2 {
-        return whole(track.cost().min(allowance));
+        let all = track.cost();
+        return whole(all.min(allowance / per_turn));
     }
     let legs_len: f64 = legs.windows(2).map(|w| w[0].distance(w[1])).sum();
     let (adv, cut) = if crate::ground::has_obstacles(&state.table) {
-        reach_on_table(data, &state.table, troop, legs, allowance, turns)
+        reach_on_table(data, &state.table, troop, legs, allowance, turns_paid)
     } else {
         let model = crate::ground::WrgGround { data, troop };
         (tabletop::terrain::advance_with(&state.table, legs, &model, left, &mut pad.split), false)
@@ -313,19 +344,31 @@ pub fn reach(
         if cut { crate::moves::obstacle_allowance(data, troop, allowance) } else { allowance };
     let mut limit = turns + adv.distance;
     let mut blocked_at = None;
-    let mut slowed = cut;
+    let mut slowed = cut || (per_turn > 1.0 && turns > 0.0);
     match adv.stop {
         Stop::End => {
             let spent = adv.cost;
             let tail = track.cost() - turns - legs_len;
-            limit += tail.max(0.0).min((budget - turns - spent).max(0.0));
+            limit += tail.max(0.0).min(((budget - turns_paid - spent) / per_turn).max(0.0));
             slowed |= adv.cost > adv.distance + 1e-6;
         }
-        Stop::Budget => slowed |= adv.distance + 1e-6 < (budget - turns).max(0.0).min(legs_len),
+        Stop::Budget => {
+            slowed |= adv.distance + 1e-6 < (budget - turns_paid).max(0.0).min(legs_len)
+        }
         Stop::Blocked(b) => blocked_at = Some(b.distance),
     }
     let rate = if matches!(adv.stop, Stop::Budget) { limit / STEPS as f64 } else { rate };
-    Reach { limit, rate, slowed, blocked_at, budget, asked: allowance, cut, manhandled: false }
+    Reach {
+        limit,
+        rate,
+        slowed,
+        blocked_at,
+        budget,
+        asked: allowance,
+        cut,
+        manhandled: false,
+        turn_rate: per_turn,
+    }
 }
 
 /// A unit's footprint where it stands.

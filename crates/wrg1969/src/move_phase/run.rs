@@ -233,7 +233,64 @@ impl<'a> Run<'a> {
                     m.lag += goal - m.param;
                 }
             }
+            if s == STEPS {
+                self.unthread();
+            }
             self.record_poses(s);
+        }
+    }
+
+    /// A unit that began to pass through a friend in an ordinary move and could not get clear
+    /// of it this period stays where it met it (WRG-R-08).
+    fn unthread(&mut self) {
+        if self.movers.iter().all(|m| m.threaded.is_empty()) {
+            return;
+        }
+        for id in 0..self.state.units.len() {
+            let u = &self.state.units[id];
+            if !u.on_table() {
+                continue;
+            }
+            let here = footprint(self.data, u);
+            let mut back: Option<(usize, f64)> = None;
+            for (k, m) in self.movers.iter().enumerate() {
+                if m.id as usize != id {
+                    continue;
+                }
+                for &(f, at) in &m.threaded {
+                    let fu = &self.state.units[f as usize];
+                    if fu.on_table()
+                        && here.overlaps(&footprint(self.data, fu))
+                        && back.is_none_or(|(bk, ba)| k < bk || (k == bk && at < ba))
+                    {
+                        back = Some((k, at));
+                    }
+                }
+            }
+            let Some((k, at)) = back else { continue };
+            let gone: f64 = self
+                .movers
+                .iter()
+                .enumerate()
+                .filter(|(j, m)| m.id as usize == id && *j >= k)
+                .map(|(j, m)| m.track.travel(if j == k { at } else { 0.0 }, m.param))
+                .sum();
+            for (j, m) in self.movers.iter_mut().enumerate() {
+                if m.id as usize == id && j > k {
+                    m.param = 0.0;
+                    m.stopped = true;
+                    m.held = None;
+                    m.lined_up = 0.0;
+                }
+            }
+            let m = &mut self.movers[k];
+            m.param = at;
+            m.stopped = true;
+            let pose = m.pose(at);
+            self.moved[id] = (self.moved[id] - gone).max(0.0);
+            let u = &mut self.state.units[id];
+            u.at = pose.at;
+            u.facing = pose.facing;
         }
     }
 
@@ -269,9 +326,6 @@ impl<'a> Run<'a> {
             return;
         }
         let id = m.id;
-        if self.state.units[id as usize].troop.is_light_infantry() {
-            return;
-        }
         let theirs = self.slot[f as usize]
             .map(|k| &self.movers[k])
             .filter(|fm| !fm.stopped && fm.param < fm.limit - 1e-9);
@@ -381,8 +435,12 @@ impl<'a> Run<'a> {
             tries += 1;
             let m = &self.movers[i];
             let (old_p, id) = (m.param, m.id);
-            let (old, new) = (m.pose(old_p), m.pose(target));
+            // Before it has moved, it stands where its way begins (a free turn at the start
+            // of the way is part of its move, and may not swing it into others).
+            let old = if old_p <= 0.0 { m.track.start } else { m.pose(old_p) };
+            let new = m.pose(target);
             self.collect_hits(i, new, old);
+
             if tries > 8 {
                 return old_p;
             }
@@ -430,11 +488,14 @@ impl<'a> Run<'a> {
                 self.place(i, target);
                 return target;
             }
-            let p = {
+            let (p, stuck) = {
                 let this = &*self;
-                bisect(old_p, target, |p| !this.blocked(i, p, old, &blocking))
+                let p = bisect(old_p, target, |p| !this.blocked(i, p, old, &blocking));
+                (p, p <= old_p && this.blocked(i, p, old, &blocking))
             };
-            self.place(i, p);
+            if !stuck {
+                self.place(i, p);
+            }
             // Friends in the way hold the unit up: it waits, and goes on if they move out of
             // its way. An enemy 1" off, contact or the table's edge stops it (WRG-R-08).
             // Pursuers at their routers' heels wait for them to run on (WRG-PURS-01).
@@ -521,6 +582,7 @@ impl<'a> Run<'a> {
         }
         let ro = tabletop::geometry::Rect::new(u.at, u.facing, w, d);
         let r = m.rect(pose);
+
         if u.side == me.side {
             return (r.overlaps(&ro) && !m.rect(prev).overlaps(&ro)).then_some(Hit::Friend);
         }
@@ -529,6 +591,11 @@ impl<'a> Run<'a> {
         }
         if super::mover::gap_at_least(&r, &ro) >= short - 1e-9 {
             return None;
+        }
+        // Already in touch (a unit in hand-to-hand carrying out a result), it may not move
+        // into the enemy.
+        if r.overlaps(&ro) {
+            return (!m.rect(prev).overlaps(&ro)).then_some(Hit::Short);
         }
         let d = r.distance(&ro);
         if d >= short - 1e-9 {
@@ -723,6 +790,9 @@ impl<'a> Run<'a> {
     /// light infantry (WRG-MOVE-12).
     fn pass_through(&mut self, i: usize, f: u16) {
         self.movers[i].passed.push(f);
+        // It may not end the period inside them.
+        let at = self.movers[i].param;
+        self.movers[i].threaded.push((f, at));
         let id = self.movers[i].id;
         let (evader, passed) =
             (self.state.units[id as usize].troop, self.state.units[f as usize].troop);
@@ -743,17 +813,23 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether mover `i` may pass through friend `f` in an ordinary move or a charge: light
+    /// Whether mover `i` may pass through friend `f` in an ordinary move (not a charge): light
     /// infantry pass through friends and friends through light infantry (the skirmish screen
-    /// retiring through the line, the line advancing through it), so long as the way does not
-    /// end inside the friend (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
+    /// retiring through the line, the line advancing through it), so long as the friend stands
+    /// this period and the way does not end inside it (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
     fn threads(&self, i: usize, f: u16) -> bool {
         let m = &self.movers[i];
-        if matches!(m.kind, Kind::Rout | Kind::Evade | Kind::Pursue { .. }) {
+        if !matches!(m.kind, Kind::Forward | Kind::Back) {
             return false;
         }
         let (me, fu) = (&self.state.units[m.id as usize], &self.state.units[f as usize]);
         if routing(fu) || !(me.troop.is_light_infantry() || fu.troop.is_light_infantry()) {
+            return false;
+        }
+        // Only through friends standing this period: two units on the move hold each other up
+        // (and may go round each other).
+        let on_the_move = self.slot[f as usize].is_some_and(|k| !self.movers[k].stopped && k != i);
+        if on_the_move {
             return false;
         }
         let end = m.rect(m.pose(m.limit));
