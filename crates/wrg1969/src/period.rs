@@ -124,7 +124,15 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 general_surrenders(data, state, unit, &mut notes);
             }
             Fought::PushedBack { unit, by, distance } => {
-                notes.extend(crate::move_phase::pushed_back_notes(state, unit, by, distance))
+                // Hold-order infantry may stay rather than follow up (WRG-RT-10).
+                let stay = crate::test_phase::holders_stay(
+                    data, state, unit, by, distance, dice, &mut notes,
+                );
+                let mut moved = crate::move_phase::pushed_back_notes(state, unit, by, distance);
+                if stay {
+                    moved.truncate(1);
+                }
+                notes.extend(moved);
             }
             Fought::FellBack { unit, distance } => {
                 notes.push(crate::move_phase::fall_back_note(state, unit, distance))
