@@ -45,6 +45,9 @@ pub const SCRIPTED_ABOUT: &str = "a scripted WRG 1969 general: writes attack, sk
 #[derive(Clone, Debug, Default)]
 pub struct Scripted;
 
+/// How near his station a unit must stand for the scripted General to join it, inches.
+const HOST_NEAR: f64 = 4.0;
+
 fn nearest<'a>(from: Point, among: impl Iterator<Item = &'a UnitView>) -> Option<&'a UnitView> {
     among.min_by(|a, b| a.at.distance(from).total_cmp(&b.at.distance(from)).then(a.id.cmp(&b.id)))
 }
@@ -160,11 +163,27 @@ impl Scripted {
                 }
             }
         }
+        // Units left without an order and with none on its way may be set going by an
+        // optional test when the odds favour it (WRG-RT-01).
+        let data = rules.data_for(st);
+        for u in units.iter().filter(|u| u.side == side && u.figures > 0 && !u.away) {
+            let asked = plan.dictate.iter().any(|d| d.unit == u.id);
+            if asked || u.order.is_some() || u.incoming || u.routing || u.pursuing {
+                continue;
+            }
+            if crate::test_phase::optional_promising(&data, st, u.id) {
+                let mut trial = plan.clone();
+                trial.test.push(u.id);
+                if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
+                    plan = trial;
+                }
+            }
+        }
         if let Some(g) = view.generals.iter().find(|g| g.side == side && !g.fallen) {
             let reach = rules.data_for(st).moves(crate::model::TroopType::LightCavalry).normal;
             let routers = units.iter().filter(|u| u.side == side && u.routing && !u.away);
-            let to = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
-                Some(u) => u.at,
+            let (to, join) = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
+                Some(u) => (u.at, None),
                 None => {
                     let own: Vec<&UnitView> = units
                         .iter()
@@ -181,18 +200,28 @@ impl Scripted {
                     let away = (m - f)
                         .normalized()
                         .map_or(tabletop::geometry::Vec2::new(0.0, 0.0), |v| v * 6.0);
-                    m + away
+                    let station = m + away;
+                    // He stands with the unit nearest his station, steadying it (WRG-CHORD-10,
+                    // WRG-RFAC-26), if one stands within 4" of it.
+                    let fresh = own.iter().copied().filter(|u| {
+                        !u.routing && !u.pursuing && u.at.distance(station) <= HOST_NEAR
+                    });
+                    match nearest(station, fresh) {
+                        Some(h) => (h.at, Some(h.id)),
+                        None => (station, None),
+                    }
                 }
             };
             let gap = g.at.distance(to);
+            let join = join.filter(|_| gap <= reach + 1e-9);
             let step = if gap > reach { g.at.lerp(to, reach / gap) } else { to };
             let step = Point::new(
                 step.x.clamp(0.5, st.table.width - 0.5),
                 step.y.clamp(0.5, st.table.height - 0.5),
             );
-            if gap > 0.5 {
+            if (gap > 0.5 && join.is_none()) || (join.is_some() && g.attached != join) {
                 let mut trial = plan.clone();
-                trial.general = Some(GeneralMove { x: step.x, y: step.y, join: None });
+                trial.general = Some(GeneralMove { x: step.x, y: step.y, join });
                 if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
                     plan = trial;
                 }
