@@ -261,11 +261,13 @@ impl Bot<Wrg1969> for Scripted {
     }
 }
 
-/// Registers the scripted player as `scripted` on a WRG 1969 host (call after
-/// `bots::with_standard_bots`).
+/// Registers the scripted player as `scripted` and the search as `mcts` (with
+/// [`crate::search::WrgHooks`]) on a WRG 1969 host (call after `bots::with_standard_bots`).
 pub fn register(host: Host<Wrg1969>) -> Host<Wrg1969> {
-    host.with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
+    let host = host.with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
         spec.only(&[])?;
         Ok(Box::new(Hosted::<Wrg1969, _>::new(Scripted)) as Box<dyn HostedBot>)
-    })
+    });
+    // `mcts` searching only what its side may see (WRG-ORD-01, WRG-R-08).
+    crate::search::register(host)
 }
