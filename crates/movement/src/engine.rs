@@ -1225,6 +1225,11 @@ impl TerrainPiece {
     }
 }
 
+/// The sector of a direction from a unit facing `facing` (MOV-DIR-04, MOV-R-05).
+pub fn direction_sector_of(facing: Facing, d: Vec2) -> Sector {
+    direction_sector(facing, d)
+}
+
 /// The files that make the squarest mass of `n` stands (MOV-R-14).
 pub fn best_mass_files(n: usize, size: (f64, f64)) -> u32 {
     let mut best = (f64::INFINITY, 1u32);

@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bot;
 mod controls;
 pub mod data;
 pub mod depth;
@@ -23,13 +24,16 @@ pub mod layout;
 pub mod model;
 pub mod referee;
 pub mod regroup;
+pub mod route;
 mod rules_impl;
 pub mod scenario;
 pub mod shapes;
 pub mod state;
 
 pub use data::Data;
-pub use model::{Armor, Discipline, Formation, MoraleState, PieceClass, TroopType, Turn, Weather};
+pub use model::{
+    Armor, Discipline, Formation, Melee, MoraleState, PieceClass, TroopType, Turn, Weather,
+};
 pub use scenario::Scenario;
 pub use state::{AllowanceBasis, Command, Event, Factor, State, Step, Unit, UnitId};
 

@@ -353,6 +353,7 @@ impl Movement {
             name: "referee".into(),
             turns: 1,
             weather,
+            melee: crate::model::Melee::Umpire,
             first: Side::Red,
             table,
             sides: vec![

@@ -96,6 +96,17 @@ impl Movement {
         others.iter().all(|o| unit_distance(u, o) > sep)
     }
 
+    /// True when every other friendly unit on the table is farther than the separation
+    /// distance (MOV-R-22's distance test, whatever the unit is).
+    pub fn apart_from_army(&self, state: &State, unit: UnitId) -> bool {
+        let Some(u) = state.unit(unit) else {
+            return false;
+        };
+        let sep = self.data.geometry.regroup.separation;
+        let mut others = state.units_of(u.side).filter(|o| o.id != u.id).peekable();
+        others.peek().is_some() && others.all(|o| unit_distance(u, o) > sep)
+    }
+
     /// The regroup target of a unit (MOV-REG-06, MOV-REG-08, MOV-R-23).
     pub fn regroup_target(&self, state: &State, unit: UnitId) -> Option<Target> {
         let u = state.unit(unit)?;
@@ -235,6 +246,7 @@ impl Movement {
             .min(1.0);
         let mut lo = 0.0;
         let mut hi = allowance / min_mult + 1.0;
+        let hi_start = hi;
         if let Some(limit) = limit {
             // The smallest distance at which the target is reached, if within reach.
             let reached_at = |s: f64| -> bool {
@@ -272,7 +284,17 @@ impl Movement {
                 hi = mid;
             }
         }
-        let plan = fits(lo)?;
+        let mut plan = fits(lo)?;
+        if plan.stopped.is_none() && lo < hi_start - 1e-6 {
+            // What stops it short of its whole allowance, when the rules do: closed ground, a
+            // narrow gap in the enemy's line, the table's edge.
+            if let Err(r) = planner.plan(&steps_for(lo + 0.05), opts)
+                && let std::borrow::Cow::Borrowed(rule) = r.rule.0
+            {
+                plan.stop_rule = Some(rule);
+                plan.stopped = Some(format!("stopped: {}", r.reason));
+            }
+        }
         if !flight || plan.left_table || planner.static_problem(&plan.pose, planner.who).is_none() {
             return Some((plan, allowance));
         }
@@ -379,9 +401,6 @@ impl Movement {
         if u.held {
             return out;
         }
-        if self.in_contact(state, unit) {
-            return out;
-        }
         if u.exhausted_turn == Some(state.turn) && !u.driven_off {
             return out;
         }
@@ -407,7 +426,10 @@ impl Movement {
             }
             return out;
         }
-        // Regrouping (MOV-REG-01, -03, -04, -06, -08, -09).
+        // Regrouping (MOV-REG-01, -03, -04, -06, -08, -09); not from melee contact (MOV-REG-03).
+        if self.in_contact(state, unit) {
+            return out;
+        }
         if !matches!(
             u.morale,
             MoraleState::Firm | MoraleState::Checked | MoraleState::Shaken | MoraleState::Broken

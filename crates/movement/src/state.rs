@@ -2,7 +2,7 @@
 
 use crate::layout::{Pose, layout};
 use crate::model::{
-    Armor, Discipline, Edge, Formation, MoraleState, PieceClass, TroopType, Turn, Weather,
+    Armor, Discipline, Edge, Formation, Melee, MoraleState, PieceClass, TroopType, Turn, Weather,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -162,6 +162,9 @@ pub struct State {
     pub table: Arc<Table>,
     /// The weather.
     pub weather: Weather,
+    /// How melee contact is resolved.
+    #[serde(default)]
+    pub melee: Melee,
     /// The turn, from 1.
     pub turn: u32,
     /// The last turn.
@@ -474,6 +477,21 @@ impl AllowanceBasis {
     }
 }
 
+/// The depth comparison of a unit in melee, for the log (MOV-DEPTH-01..05, MOV-R-17).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DepthInfo {
+    /// The bonus (0 or the flat +1).
+    pub bonus: i32,
+    /// The unit's ranks.
+    pub ranks: u32,
+    /// The deepest enemy in front contact.
+    pub enemy_ranks: u32,
+    /// Why.
+    pub reason: String,
+    /// The rule.
+    pub rule: RuleId,
+}
+
 /// A change to the state.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
@@ -703,6 +721,28 @@ pub enum Event {
         target: i32,
         /// Passed.
         passed: bool,
+        /// The depth comparison, when the unit is in melee contact (MOV-DEPTH).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        depth: Option<DepthInfo>,
+        /// Why the check was taken: the umpire's command, melee contact (`MOV-GAME-MELEE`) or
+        /// a driven-off unit's test to rally (`MOV-GAME-RALLY`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<RuleId>,
+    },
+    /// The result of a failed morale check in melee (`MOV-GAME-MELEE`, NIS): the unit drops one
+    /// morale state and, shaken or Broken, is driven off (MOV-REG-02).
+    MeleeResult {
+        /// The unit.
+        unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
+        /// Its morale state before.
+        from: MoraleState,
+        /// Its morale state after.
+        to: MoraleState,
+        /// Driven off by it.
+        driven_off: bool,
     },
     /// A unit rallies.
     Rallied {
@@ -751,6 +791,7 @@ impl Event {
             Event::Separation { unit, name, .. } => Some((*unit, name)),
             Event::Held { unit, name, .. } => Some((*unit, name)),
             Event::MoraleChecked { unit, name, .. } => Some((*unit, name)),
+            Event::MeleeResult { unit, name, .. } => Some((*unit, name)),
             Event::Rallied { unit, name, .. } => Some((*unit, name)),
             _ => None,
         }
@@ -782,9 +823,14 @@ impl Narrate for Event {
             Event::Attrition { .. } => vec![RuleId::new("MOV-FM-05")],
             Event::ExhaustionRoll { .. } => vec![RuleId::new("MOV-FM-06")],
             Event::ExhaustionCleared { .. } => vec![RuleId::new("MOV-FM-07")],
-            Event::LimberStarted { .. } | Event::LimberDone { .. } => {
-                vec![RuleId::new("MOV-LIMB-01")]
-            }
+            // The turn of a change is the piece's whole turn: it neither moves nor shoots
+            // (MOV-LIMB-01..03, MOV-R-19).
+            Event::LimberStarted { .. } => vec![
+                RuleId::new("MOV-LIMB-01"),
+                RuleId::new("MOV-LIMB-02"),
+                RuleId::new("MOV-LIMB-03"),
+            ],
+            Event::LimberDone { .. } => vec![RuleId::new("MOV-LIMB-01")],
             Event::Shot { .. } => vec![RuleId::new("MOV-LIMB-03")],
             Event::MoraleSet { .. } | Event::DrivenOff { .. } | Event::Rallied { .. } => {
                 vec![RuleId::new("MOV-REG-04")]
@@ -792,7 +838,32 @@ impl Narrate for Event {
             Event::EnduranceSet { .. } | Event::StandsLost { .. } => vec![RuleId::new("MOV-FM-05")],
             Event::Removed { rule, .. } | Event::Separation { rule, .. } => vec![rule.clone()],
             Event::Held { .. } => vec![RuleId::new("MOV-REG-03")],
-            Event::MoraleChecked { .. } => vec![RuleId::new("MOV-DEPTH-01")],
+            Event::MoraleChecked { depth, cause, modifiers, .. } => {
+                let mut r = vec![RuleId::new("MOV-R-21")];
+                if let Some(c) = cause {
+                    r.push(c.clone());
+                }
+                if let Some(d) = depth {
+                    r.push(d.rule.clone());
+                    if d.bonus != 0 {
+                        // A flat +1, however many ranks deeper (MOV-DEPTH-05).
+                        r.push(RuleId::new("MOV-DEPTH-05"));
+                    }
+                    if d.rule.as_str() == "MOV-DEPTH-04" {
+                        // A mass never receives the bonus (MOV-FORM-09).
+                        r.push(RuleId::new("MOV-FORM-09"));
+                    }
+                }
+                let _ = modifiers;
+                r
+            }
+            Event::MeleeResult { driven_off, .. } => {
+                let mut r = vec![RuleId::new("MOV-GAME-MELEE")];
+                if *driven_off {
+                    r.push(RuleId::new("MOV-REG-02"));
+                }
+                r
+            }
             Event::BattleOver { .. } => vec![RuleId::new("MOV-GEN-01")],
         }
     }
@@ -895,14 +966,39 @@ impl Narrate for Event {
             Event::Held { unit: _, name, held } => {
                 format!("{name} is {}", if *held { "held in place" } else { "released" })
             }
-            Event::MoraleChecked { unit: _, name, roll, modifiers, total, target, passed } => {
+            Event::MoraleChecked {
+                unit: _,
+                name,
+                roll,
+                modifiers,
+                total,
+                target,
+                passed,
+                depth,
+                cause,
+            } => {
                 let m: Vec<String> = modifiers.iter().map(|(n, v)| format!("{n} {v:+}")).collect();
+                let why = match cause.as_ref().map(|c| c.as_str()) {
+                    Some("MOV-GAME-MELEE") => " in melee",
+                    Some("MOV-GAME-RALLY") => " to rally",
+                    _ => "",
+                };
+                let depth = match depth {
+                    Some(d) if d.bonus == 0 => {
+                        format!("; no depth bonus: {} [{}]", d.reason, d.rule)
+                    }
+                    _ => String::new(),
+                };
                 format!(
-                    "{name} morale check: {roll} {} = {total} against {target}: {}",
+                    "{name} morale check{why}: {roll} {} = {total} against {target}: {}{depth}",
                     m.join(" "),
                     if *passed { "passed" } else { "failed" }
                 )
             }
+            Event::MeleeResult { unit: _, name, from, to, driven_off } => format!(
+                "{name} fails in melee: {from} to {to}{}",
+                if *driven_off { ", driven off" } else { "" }
+            ),
             Event::Rallied { unit: _, name } => format!("{name} rallies"),
             Event::BattleOver { reason } => format!("the battle is over: {reason}"),
         }

@@ -125,18 +125,24 @@ impl Scripted {
     pub fn plan(&self, rules: &Wrg1969, st: &State, side: Side) -> Plan {
         let view: View = rules.view(st, Viewer::Side(side));
         let units = &view.table.units;
-        let enemies: Vec<&UnitView> =
-            units.iter().filter(|u| u.side != side && u.figures > 0 && !u.routing).collect();
+        // Enemies worth an order: on the table and not running.
+        let enemies: Vec<&UnitView> = units
+            .iter()
+            .filter(|u| u.side != side && u.figures > 0 && !u.routing && !u.away)
+            .collect();
         let mut plan = Plan::default();
         let target_gone =
             |id: u16| units.get(id as usize).is_none_or(|e| e.figures == 0 || e.routing || e.away);
         let mut wanting: Vec<(f64, u16, Order)> = Vec::new();
         for u in units.iter().filter(|u| u.side == side && u.figures > 0 && !u.routing && !u.away) {
-            let stale = match u.order.as_ref().map(|o| &o.verb) {
-                None => true,
-                Some(Verb::Attack { unit }) | Some(Verb::Skirmish { unit }) => target_gone(*unit),
-                _ => false,
-            };
+            let stale = u.awaiting_order
+                || match u.order.as_ref().map(|o| &o.verb) {
+                    None => true,
+                    Some(Verb::Attack { unit }) | Some(Verb::Skirmish { unit }) => {
+                        target_gone(*unit)
+                    }
+                    _ => false,
+                };
             if !stale || u.pursuing || u.incoming {
                 continue;
             }
@@ -180,7 +186,9 @@ impl Scripted {
             }
         }
         if let Some(g) = view.generals.iter().find(|g| g.side == side && !g.fallen) {
-            let reach = rules.data_for(st).moves(crate::model::TroopType::LightCavalry).normal;
+            // His figure's own pace (WRG-CHORD-04, WRG-M-01).
+            let reach = crate::state::general(st, side)
+                .map_or(0.0, |g| crate::riders::general_speeds(&rules.data_for(st), g).0);
             let routers = units.iter().filter(|u| u.side == side && u.routing && !u.away);
             let (to, join) = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
                 Some(u) => (u.at, None),
@@ -220,10 +228,17 @@ impl Scripted {
                 step.y.clamp(0.5, st.table.height - 0.5),
             );
             if (gap > 0.5 && join.is_none()) || (join.is_some() && g.attached != join) {
-                let mut trial = plan.clone();
-                trial.general = Some(GeneralMove { x: step.x, y: step.y, join });
-                if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
-                    plan = trial;
+                // Bad going may cut his ride short: try a shorter one (joining only a unit he
+                // reaches).
+                for share in [1.0, 0.5, 0.25] {
+                    let to = g.at.lerp(step, share);
+                    let mut trial = plan.clone();
+                    let join = join.filter(|_| share == 1.0);
+                    trial.general = Some(GeneralMove { x: to.x, y: to.y, join });
+                    if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
+                        plan = trial;
+                        break;
+                    }
                 }
             }
         }

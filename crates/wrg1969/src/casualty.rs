@@ -148,7 +148,8 @@ pub fn remove(data: &Data, figures: u32, carried_before: u32, men: u32) -> Remov
     let per = data.casualties.men_per_figure;
     let total = carried_before.saturating_add(men);
     let off = (total / per).min(figures);
-    let carried = if off == figures && total / per > figures { 0 } else { total - off * per };
+    // A unit wiped out carries nothing forward.
+    let carried = if off == figures { 0 } else { total - off * per };
     Removal { men, carried_before, figures_removed: off, carried, figures_left: figures - off }
 }
 

@@ -146,7 +146,7 @@ fn armament(data: &Data, u: &Unit) -> Option<(MissileWeapon, u32, f64, bool, Opt
 }
 
 /// Whether a point stands in partial cover: a wood, trees or a village (WRG-TAC-02).
-fn in_cover(state: &State, at: Point) -> bool {
+pub fn in_cover(state: &State, at: Point) -> bool {
     state.table.areas.iter().any(|a| {
         matches!(a.kind, AreaKind::Wood | AreaKind::DenseTrees | AreaKind::Village)
             && a.polygon.contains(at)
@@ -352,8 +352,16 @@ fn reach_in(
     pts: &mut Vec<Point>,
 ) -> Reach {
     let kind = arc_kind(shooter.troop, weapon);
-    let Some(own) = scene.prints[shooter.id as usize] else { return Reach::default() };
-    let facing = scene.at[shooter.id as usize].1;
+    let Some(mut own) = scene.prints[shooter.id as usize] else { return Reach::default() };
+    let mut facing = scene.at[shooter.id as usize].1;
+    // Shooting behind while retreating: from the side of the unit that faces the enemy
+    // (WRG-FIRE-06).
+    if scene.going[shooter.id as usize] == StepMotion::Retreating
+        && (target.at - own.centre).dot(facing.vector()) < 0.0
+    {
+        facing = facing.reversed();
+        own = Rect::new(own.centre, facing, own.width, own.depth);
+    }
     let contour = |p: Point| state.table.elevation(p).floor() as i32;
     let my_contour = contour(scene.at[shooter.id as usize].0);
     // The target's front rank is engaged when it touches one of the shooter's friends.

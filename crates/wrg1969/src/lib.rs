@@ -37,6 +37,7 @@ pub mod random;
 pub mod reaction;
 pub mod referee;
 pub mod report;
+pub mod riders;
 pub mod rules_impl;
 pub mod sample;
 pub mod scenario;

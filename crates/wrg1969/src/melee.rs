@@ -34,23 +34,36 @@ pub struct Placing {
 
 /// The figures that fight and the rules that let them (WRG-MELEE-01 .. -04).
 pub fn fighting_figures(troop: TroopType, status: Status, p: &Placing) -> (u32, Vec<&'static str>) {
-    let mut n = p.front_contact;
-    let mut rules = vec!["WRG-MELEE-01"];
+    let parts = fighting_parts(troop, status, p);
+    let n = parts.iter().fold(0u32, |n, x| n.saturating_add(x.2));
+    (n, parts.iter().map(|x| x.0).collect())
+}
+
+/// The figures that fight, part by part: (rule, what, figures): the front rank in contact
+/// (WRG-MELEE-01), the second rank of regular close-order foot that did not shoot behind those
+/// figures (WRG-MELEE-02), figures lapped round from the second period or at once for light
+/// troops skirmishing (WRG-MELEE-03, -04).
+pub fn fighting_parts(
+    troop: TroopType,
+    status: Status,
+    p: &Placing,
+) -> Vec<(&'static str, &'static str, u32)> {
+    let mut out = vec![("WRG-MELEE-01", "front rank in contact", p.front_contact)];
     let close_foot = matches!(troop, TroopType::HeavyInfantry | TroopType::MediumInfantry);
     if p.second_rank > 0 && close_foot && status == Status::Regular && !p.second_rank_shot {
-        n = n.saturating_add(p.second_rank.min(p.front_contact));
-        rules.push("WRG-MELEE-02");
+        let n = p.second_rank.min(p.front_contact);
+        if n > 0 {
+            out.push(("WRG-MELEE-02", "second rank behind them", n));
+        }
     }
     if p.lapped > 0 {
         if p.skirmishing_light && troop.is_light() {
-            n = n.saturating_add(p.lapped);
-            rules.push("WRG-MELEE-04");
+            out.push(("WRG-MELEE-04", "skirmishers lapping round", p.lapped));
         } else if p.period >= 2 {
-            n = n.saturating_add(p.lapped);
-            rules.push("WRG-MELEE-03");
+            out.push(("WRG-MELEE-03", "lapped round a flank", p.lapped));
         }
     }
-    (n, rules)
+    out
 }
 
 /// Whether lapping round makes the unit disorganised: it bends the front (WRG-MELEE-04,

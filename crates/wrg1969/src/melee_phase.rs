@@ -4,15 +4,18 @@
 
 use crate::Data;
 use crate::after::{Side as FightSide, Verdict, judge};
-use crate::casualty::remove;
-use crate::combat::{From, Protection, Tactical, can_use_shield};
-use crate::melee::{Fighter, Group, strike};
+use crate::casualty::{Reading, Removal, men_lost, remove};
+use crate::combat::{Applied, From, Protection, Tactical, can_use_shield, tactical_factors};
+use crate::model::Status;
 use crate::orders::Verb;
 use crate::random::roll_melee;
+use crate::report::{Fact, Note, Part, Total};
 use crate::state::{Motion, State, Unit};
 use serde::Serialize;
+use std::borrow::Cow;
 use tabletop::dice::{DiceSource, Roll};
 use tabletop::geometry::{Point, Sector, Vec2, direction_sector};
+use tabletop::rules::RuleId;
 
 /// How close counts as base-to-base contact, in inches.
 pub const CONTACT: f64 = 0.05;
@@ -30,6 +33,54 @@ pub struct Round {
     pub rolls: [Vec<Roll>; 2],
     /// The verdict after the round.
     pub verdict: Verdict,
+    /// How each side struck, with every part.
+    pub blows: [Blows; 2],
+    /// The losses applied to each unit, in the first round it fought this period (a unit
+    /// fighting two enemies loses their blows together).
+    pub losses: [Option<Removal>; 2],
+}
+
+/// How a side strikes: a round of hand-to-hand, or a blow without reply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Struck {
+    /// A round of a fight; `shot`: the unit shot this period, so its second rank does not
+    /// fight (WRG-MELEE-02).
+    Round {
+        /// It shot this period.
+        shot: bool,
+    },
+    /// Pursuers striking routers: following up, at their backs (WRG-PURS-02, -05).
+    Pursuit,
+    /// The enemy striking a unit as it turns to break off, at its back (WRG-BRK-02).
+    BreakOff,
+}
+
+/// How one side strikes another, every number with its parts: the figures (WRG-MELEE-01 ..
+/// -04), the weapon factor of T7, the tactical factors, the random factor (WRG-MELEE-05,
+/// WRG-TAC, WRG-RAND) and the casualty table (WRG-CAS-01).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Blows {
+    /// The unit striking.
+    pub striker: u16,
+    /// The unit struck.
+    pub target: u16,
+    /// Figures striking.
+    pub figures: u32,
+    /// How the figures were counted.
+    pub counted: Vec<crate::fire_phase::Counted>,
+    /// Every factor: weapon, tactical, random.
+    pub factors: Vec<Applied>,
+    /// The total factor.
+    pub total: i32,
+    /// The casualty table read.
+    pub reading: Reading,
+    /// Men dealt (0 when it struck no blow).
+    pub men: u32,
+    /// It struck at all: a unit caught with its back turned strikes no blow (WRG-MOVE-11).
+    pub struck: bool,
+    /// The further rules applied (shields, disorganisation, the General).
+    pub rules: Vec<&'static str>,
 }
 
 fn front_points(data: &Data, u: &Unit) -> Vec<Point> {
@@ -78,72 +129,148 @@ pub fn lappers(data: &Data, u: &Unit, enemy: &Unit, front: u32) -> u32 {
     free.min(2 * per_flank)
 }
 
-fn fighter(
+/// The figures of `u` that strike `enemy`, part by part (WRG-MELEE-01 .. -04).
+fn counted(data: &Data, u: &Unit, enemy: &Unit, how: Struck) -> Vec<crate::fire_phase::Counted> {
+    let front = front_contact(data, u, enemy);
+    let parts = match how {
+        Struck::Round { shot } => {
+            let skirmishing_light = u.troop.is_light()
+                && matches!(u.standing.order().map(|o| &o.verb), Some(Verb::Skirmish { .. }));
+            let placing = crate::melee::Placing {
+                front_contact: front,
+                second_rank: u.block.second_rank(),
+                second_rank_shot: shot,
+                lapped: lappers(data, u, enemy, front),
+                period: u.fight_periods + 1,
+                skirmishing_light,
+            };
+            crate::melee::fighting_parts(u.troop, u.status, &placing)
+        }
+        // Blows without reply: the front rank, those touching or all of it as the enemy turns.
+        Struck::Pursuit | Struck::BreakOff => {
+            let n = if front > 0 { front } else { u.block.front_rank().min(u.block.figures) };
+            vec![("WRG-MELEE-01", "front rank striking", n)]
+        }
+    };
+    parts
+        .into_iter()
+        .map(|(rule, what, figures)| crate::fire_phase::Counted {
+            rule: rule.into(),
+            what: what.into(),
+            figures,
+        })
+        .collect()
+}
+
+/// How `u` strikes `enemy`, with the dice thrown for it: the same factors for a round of a
+/// fight and for a blow without reply (WRG-MELEE-05, WRG-TAC-02 .. -07, WRG-SHLD-01 .. -03,
+/// WRG-RAND-02 .. -04, WRG-CAS-01, WRG-PURS-05).
+pub fn blows(
     data: &Data,
     state: &State,
     u: &Unit,
     enemy: &Unit,
-    shot: bool,
-    dice: &mut dyn DiceSource,
-) -> (Fighter, Vec<Roll>) {
-    let front = front_contact(data, u, enemy);
-    let skirmishing_light = u.troop.is_light()
-        && matches!(u.standing.order().map(|o| &o.verb), Some(Verb::Skirmish { .. }));
-    let placing = crate::melee::Placing {
-        front_contact: front,
-        second_rank: u.block.second_rank(),
-        second_rank_shot: shot,
-        lapped: lappers(data, u, enemy, front),
-        period: u.fight_periods + 1,
-        skirmishing_light,
+    how: Struck,
+    rolls: &[Roll],
+) -> Blows {
+    let counted = counted(data, u, enemy, how);
+    let figures = counted.iter().fold(0u32, |n, c| n.saturating_add(c.figures));
+    let backs = matches!(how, Struck::Pursuit | Struck::BreakOff);
+    let from = if backs {
+        From::Rear
+    } else {
+        match direction_sector(enemy.facing, u.at - enemy.at) {
+            Sector::Front => From::Front,
+            Sector::Left => From::Left,
+            Sector::Right => From::Right,
+            Sector::Rear => From::Rear,
+        }
     };
-    let (n, _) = crate::melee::fighting_figures(u.troop, u.status, &placing);
-    let from = match direction_sector(enemy.facing, u.at - enemy.at) {
-        Sector::Front => From::Front,
-        Sector::Left => From::Left,
-        Sector::Right => From::Right,
-        Sector::Rear => From::Rear,
+    let protection = Protection {
+        no_shield: !enemy.shield,
+        two_handed: data.melee_row(enemy.melee).two_handed,
+        fully_armoured: enemy.fully_armoured,
     };
-    let busy = data.melee_row(enemy.melee).two_handed;
-    let enemy_shielded = can_use_shield(
-        enemy.troop,
-        Protection {
-            no_shield: !enemy.shield,
-            two_handed: busy,
-            fully_armoured: enemy.fully_armoured,
-        },
-        from,
-    )
-    .0;
-    let general = state.generals.iter().any(|g| g.side == u.side && g.attached == Some(u.id));
+    let (shielded, shield_rule) = can_use_shield(enemy.troop, protection, from);
+    let causes = crate::fire_phase::disorganisation(u);
+    let charging = match how {
+        Struck::Round { .. } => u.motion == Motion::Charged,
+        Struck::Pursuit => true,
+        Struck::BreakOff => false,
+    };
     let tactical = Tactical {
-        disorganised: crate::combat::disorganisation_penalty(&crate::combat::effective_causes(
-            u.troop, u.status, &u.causes,
-        )) < 0,
-        target_shieldless: !enemy_shielded,
-        charging: u.motion == Motion::Charged,
+        target_in_cover: crate::fire_phase::in_cover(state, enemy.at),
+        disorganised: !causes.is_empty(),
+        target_shieldless: !shielded,
+        charging,
         higher_ground: state.table.elevation(u.at) > state.table.elevation(enemy.at) + 0.5,
         ..Default::default()
     };
-    let (_, rolls) = roll_melee(data, u.status, general, dice);
-    let f = Fighter {
-        troop: u.troop,
-        status: u.status,
-        figures: u.block.figures,
-        carried: u.carried,
-        groups: vec![Group { class: u.melee, figures: n }],
-        tactical,
-        general,
-        black: rolls[1].value,
-        red: rolls[0].value,
+    let general = state.generals.iter().any(|g| g.side == u.side && g.attached == Some(u.id));
+    let row = data.melee_row(u.melee);
+    let wf = crate::melee::weapon_factor(data, u.melee, enemy.troop);
+    let mut factors = vec![Applied::new(
+        "WRG-MELEE-05",
+        wf,
+        format!(
+            "{} against {} (T7 row {}, column {})",
+            u.melee.name().replace('_', " "),
+            enemy.troop.name().replace('_', " "),
+            row.number,
+            enemy.troop.column().name().to_uppercase()
+        ),
+    )];
+    factors.extend(tactical_factors(&tactical, false).into_iter().map(|mut a| {
+        if a.rule == "WRG-TAC-05" {
+            a.why = crate::fire_phase::shield_words(shield_rule, protection);
+        }
+        a
+    }));
+    let mut rules = vec!["WRG-RAND-05"];
+    let (red, black) = (rolls[0].value, rolls[1].value);
+    let raw = black as i32 - red as i32;
+    let rand_rule = match u.status {
+        Status::Regular => "WRG-RAND-02",
+        Status::Barbarian => "WRG-RAND-03",
     };
-    (f, rolls.to_vec())
+    factors.push(Applied::new(rand_rule, raw, format!("black {black} less red {red}")));
+    if general && raw < 0 {
+        // The General fighting with them: a minus counts nothing (WRG-RAND-04).
+        factors.push(Applied::new("WRG-RAND-04", -raw, "the General fights with them"));
+        rules.push("WRG-RAND-04");
+    }
+    let total = factors.iter().map(|a| a.delta).sum::<i32>();
+    debug_assert_eq!(total - wf, crate::combat::total(&factors[1..]));
+    let reading = men_lost(data, total, figures);
+    if !shielded || shield_rule == "WRG-SHLD-03" {
+        rules.push(shield_rule);
+    }
+    if !causes.is_empty() {
+        rules.push("WRG-DIS-01");
+        rules.extend(causes.iter().map(|c| c.rule()));
+    }
+    if enemy.troop.is_engine() {
+        rules.push("WRG-FIRE-16");
+    }
+    Blows {
+        striker: u.id,
+        target: enemy.id,
+        figures,
+        counted,
+        factors,
+        total,
+        men: reading.men,
+        reading,
+        struck: true,
+        rules,
+    }
 }
 
 /// Fights every pair in contact: each side strikes from its strength before the round, all
 /// losses are applied together, then each pair is judged (WRG-MELEE-05, -06, -07,
 /// WRG-AFTER-01 .. -06). `shot` lists the units that shot this period (their second rank does
-/// not fight, WRG-MELEE-02).
+/// not fight, WRG-MELEE-02). Each unit throws its dice once however many enemies it fights
+/// (WRG-RAND-05).
 pub fn fight_all(
     data: &Data,
     state: &mut State,
@@ -153,26 +280,44 @@ pub fn fight_all(
     let pairs = contacts(data, state);
     let mut rounds = Vec::with_capacity(pairs.len());
     let mut men_to = vec![0u32; state.units.len()];
+    let mut thrown: Vec<Option<[Roll; 2]>> = vec![None; state.units.len()];
     for &(a, b) in &pairs {
+        for id in [a, b] {
+            if thrown[id as usize].is_none() {
+                let u = &state.units[id as usize];
+                let general =
+                    state.generals.iter().any(|g| g.side == u.side && g.attached == Some(u.id));
+                thrown[id as usize] = Some(roll_melee(data, u.status, general, dice).1);
+            }
+        }
         let (ua, ub) = (&state.units[a as usize], &state.units[b as usize]);
-        let (fa, ra) = fighter(data, state, ua, ub, shot.contains(&a), dice);
-        let (fb, rb) = fighter(data, state, ub, ua, shot.contains(&b), dice);
+        let [Some(ra), Some(rb)] = [thrown[a as usize].clone(), thrown[b as usize].clone()] else {
+            continue;
+        };
+        let mut ba = blows(data, state, ua, ub, Struck::Round { shot: shot.contains(&a) }, &ra);
+        let mut bb = blows(data, state, ub, ua, Struck::Round { shot: shot.contains(&b) }, &rb);
         // A unit caught with its back turned strikes no blow in the first round (WRG-MOVE-11,
         // WRG-R-21).
         let backs = |me: &Unit, them: u16| {
             me.fight_periods == 0 && crate::move_phase::caught_from_behind(state, me.id, them)
         };
-        let ma = if backs(ua, b) { 0 } else { strike(data, &fa, ub.troop).men };
-        let mb = if backs(ub, a) { 0 } else { strike(data, &fb, ua.troop).men };
+        for (bl, me, them) in [(&mut ba, ua, b), (&mut bb, ub, a)] {
+            if backs(me, them) {
+                bl.struck = false;
+                bl.men = 0;
+            }
+        }
+        let (ma, mb) = (ba.men, bb.men);
         men_to[b as usize] = men_to[b as usize].saturating_add(ma);
         men_to[a as usize] = men_to[a as usize].saturating_add(mb);
-        let figures = [fa.groups[0].figures, fb.groups[0].figures];
         rounds.push(Round {
             units: [a, b],
-            figures,
+            figures: [ba.figures, bb.figures],
             dealt: [ma, mb],
-            rolls: [ra, rb],
+            rolls: [ra.to_vec(), rb.to_vec()],
             verdict: Verdict::FightOn,
+            blows: [ba, bb],
+            losses: [None, None],
         });
     }
     // Judge each pair on the strengths and losses of this round, then apply them together.
@@ -197,14 +342,18 @@ pub fn fight_all(
             periods,
         );
     }
-    for (i, men) in men_to.iter().enumerate() {
-        if *men == 0 {
-            continue;
+    for r in &mut rounds {
+        for (k, id) in r.units.into_iter().enumerate() {
+            let men = std::mem::take(&mut men_to[id as usize]);
+            if men == 0 {
+                continue;
+            }
+            let u = &mut state.units[id as usize];
+            let rem = remove(data, u.block.figures, u.carried, men);
+            u.block.lose(rem.figures_removed);
+            u.carried = rem.carried;
+            r.losses[k] = Some(rem);
         }
-        let u = &mut state.units[i];
-        let rem = remove(data, u.block.figures, u.carried, *men);
-        u.block.lose(rem.figures_removed);
-        u.carried = rem.carried;
     }
     for r in &rounds {
         for (k, id) in r.units.iter().enumerate() {
@@ -308,6 +457,9 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                     let u = &mut state.units[loser as usize];
                     let (prisoners, _) = crate::after::surrender_split(u.block.figures);
                     u.block.lose(prisoners);
+                    if u.block.figures == 0 {
+                        u.carried = 0;
+                    }
                     out.push(Outcome::Surrendered { unit: loser, prisoners });
                 }
                 crate::state::break_unit_from(state, loser, Some(winner));
@@ -366,11 +518,16 @@ pub struct Blow {
     pub men: u32,
     /// Figures removed.
     pub figures_removed: u32,
+    /// How it was struck, with every part.
+    pub blows: Blows,
+    /// The losses applied.
+    pub removal: Removal,
 }
 
-/// `striker` strikes `target` once without reply, as it turns to run or runs: following up
-/// (+1) against backs that cannot use shields (+1), every front-rank figure that can reach
-/// (WRG-PURS-02, -05, WRG-BRK-02). The losses are applied at once.
+/// `striker` strikes `target` once without reply, as it turns to run or runs, with the factors
+/// of any fight (WRG-MELEE-05, WRG-TAC): pursuers following up (+1) at the routers' backs
+/// (WRG-PURS-02, -05), or the enemy of a unit breaking off at its back as it turns
+/// (WRG-BRK-02). The losses are applied at once.
 pub fn free_blow(
     data: &Data,
     state: &mut State,
@@ -383,30 +540,180 @@ pub fn free_blow(
         return None;
     }
     let general = state.generals.iter().any(|g| g.side == s.side && g.attached == Some(s.id));
-    let figures = s.block.front_rank().min(s.block.figures);
-    let (_, rolls) = roll_melee(data, s.status, general, dice);
-    let f = Fighter {
-        troop: s.troop,
-        status: s.status,
-        figures: s.block.figures,
-        carried: s.carried,
-        groups: vec![Group { class: s.melee, figures }],
-        tactical: crate::after::pursuit_tactical(),
-        general,
-        black: rolls[1].value,
-        red: rolls[0].value,
+    let how = if s.pursuit.is_some_and(|p| p.target == target) {
+        Struck::Pursuit
+    } else {
+        Struck::BreakOff
     };
-    let men = strike(data, &f, t.troop).men;
+    let (_, rolls) = roll_melee(data, s.status, general, dice);
+    let b = blows(data, state, s, t, how, &rolls);
     let u = &mut state.units[target as usize];
-    let rem = remove(data, u.block.figures, u.carried, men);
+    let rem = remove(data, u.block.figures, u.carried, b.men);
     u.block.lose(rem.figures_removed);
     u.carried = rem.carried;
     Some(Blow {
         striker,
         target,
-        figures,
+        figures: b.figures,
         rolls: rolls.to_vec(),
-        men,
+        men: b.men,
         figures_removed: rem.figures_removed,
+        blows: b,
+        removal: rem,
     })
+}
+
+/// Adds the totals of one side's blows to a note: figures, factor and men, each with its
+/// parts, and the rules they applied.
+pub(crate) fn with_blows(mut n: Note, who: &str, b: &Blows) -> Note {
+    let who = possessive(who);
+    let mut figures = Total::new(format!("{who} figures"));
+    for c in &b.counted {
+        part(&mut figures, &c.rule, c.what.clone(), c.figures as f64);
+    }
+    let mut factor = Total::new(format!("{who} factor"));
+    for a in &b.factors {
+        part(&mut factor, &a.rule, a.why.clone(), a.delta as f64);
+    }
+    let mut men = crate::casualty::reading_total(&b.reading);
+    men.what = format!("{who} men struck down");
+    n = n.with_total(figures).with_total(factor).with_total(men);
+    let tactical = b.factors.iter().filter(|a| a.rule.starts_with("WRG-TAC-")).count();
+    let mut rules: Vec<&str> = b.counted.iter().map(|c| c.rule.as_str()).collect();
+    rules.extend(b.reading.rules.iter().copied());
+    rules.extend(b.rules.iter().copied());
+    if tactical > 0 {
+        rules.push("WRG-TAC-08");
+    }
+    for r in rules {
+        if !n.rules.iter().any(|x| x.as_str() == r) {
+            n.rules.push(RuleId(Cow::Owned(r.to_string())));
+        }
+    }
+    n
+}
+
+/// A unit's name as a possessive: "Hoplites'", "Spanish cavalry's".
+pub(crate) fn possessive(name: &str) -> String {
+    if name.ends_with('s') { format!("{name}'") } else { format!("{name}'s") }
+}
+
+/// Counts a side's striking figures anew (a rider's fight, WRG-CHORD-05): `n` figures, and the
+/// casualty table read again for them.
+pub(crate) fn recount(data: &Data, b: &mut Blows, n: u32, what: &str) {
+    b.counted = vec![crate::fire_phase::Counted {
+        rule: "WRG-MELEE-01".into(),
+        what: what.into(),
+        figures: n,
+    }];
+    b.figures = n;
+    b.reading = men_lost(data, b.total, n);
+    b.men = b.reading.men;
+}
+
+/// Adds a part with a rule given as text.
+fn part(t: &mut Total, rule: &str, what: impl Into<String>, value: f64) {
+    t.value += value;
+    t.parts.push(Part { rule: RuleId(Cow::Owned(rule.to_string())), what: what.into(), value });
+}
+
+fn unit_name(state: &State, id: u16) -> &str {
+    state.units.get(id as usize).map_or("?", |u| &u.name)
+}
+
+/// A round of hand-to-hand told for the log, each side's figures, factors and men with their
+/// parts, then each unit's losses (WRG-MELEE-05 .. -07, WRG-CAS-01, -03).
+pub fn round_notes(data: &Data, state: &State, r: &Round, before: &[u32]) -> Vec<Note> {
+    let [a, b] = r.units;
+    let (na, nb) = (unit_name(state, a), unit_name(state, b));
+    let mut n = Note::new(
+        "WRG-MELEE-05",
+        format!(
+            "{na} ({} figures) and {nb} ({} figures) fight: {nb} lose {} men, {na} {}",
+            r.figures[0], r.figures[1], r.dealt[0], r.dealt[1]
+        ),
+    )
+    .and("WRG-MELEE-06")
+    .and("WRG-CAS-01");
+    let mut rolls = r.rolls[0].clone();
+    rolls.extend(r.rolls[1].iter().cloned());
+    n = n.with_rolls(rolls);
+    for (k, who) in [(0, na), (1, nb)] {
+        let bl = &r.blows[k];
+        if bl.struck {
+            n = with_blows(n, who, bl);
+        } else {
+            n.text.push_str(&format!("; {who} strike no blow, caught with their backs turned"));
+            n = n.and("WRG-MOVE-11");
+        }
+    }
+    let continuing =
+        r.units.iter().any(|&id| state.units.get(id as usize).is_some_and(|u| u.fight_periods > 1));
+    if continuing {
+        n = n.and("WRG-MELEE-07");
+    }
+    let mut out = vec![n.with_fact(Fact::Fight {
+        units: r.units,
+        figures: r.figures,
+        factors: [r.blows[0].total, r.blows[1].total],
+        rows: [r.blows[0].reading.row, r.blows[1].reading.row],
+        men: r.dealt,
+        struck: [r.blows[0].struck, r.blows[1].struck],
+    })];
+    for (k, id) in r.units.into_iter().enumerate() {
+        let Some(rem) = &r.losses[k] else { continue };
+        let figures_before = before.get(id as usize).copied().unwrap_or_default();
+        out.push(crate::casualty::losses_note(
+            data,
+            unit_name(state, id),
+            id,
+            "in hand-to-hand",
+            rem.men,
+            figures_before,
+            rem.carried_before,
+            rem.figures_removed,
+            rem.carried,
+        ));
+    }
+    out
+}
+
+/// A blow without reply told for the log, with its parts and the losses it caused
+/// (WRG-PURS-02, -05, WRG-BRK-02).
+pub fn blow_notes(data: &Data, state: &State, b: &Blow, rule: &'static str) -> Vec<Note> {
+    let (ns, nt) = (unit_name(state, b.striker), unit_name(state, b.target));
+    let mut n = Note::new(
+        rule,
+        format!("{ns} strike {nt} without reply: {} figures, {} men lost", b.figures, b.men),
+    )
+    .and("WRG-CAS-01")
+    .with_rolls(b.rolls.clone());
+    if rule == "WRG-PURS-02" {
+        n = n.and("WRG-PURS-05");
+    }
+    n = with_blows(n, ns, &b.blows).with_fact(Fact::Blow {
+        striker: b.striker,
+        target: b.target,
+        figures: b.figures,
+        factor: b.blows.total,
+        row: b.blows.reading.row,
+        men: b.men,
+    });
+    let r = &b.removal;
+    let figures_before =
+        state.units.get(b.target as usize).map_or(0, |u| u.block.figures) + r.figures_removed;
+    vec![
+        n,
+        crate::casualty::losses_note(
+            data,
+            nt,
+            b.target,
+            "without striking back",
+            r.men,
+            figures_before,
+            r.carried_before,
+            r.figures_removed,
+            r.carried,
+        ),
+    ]
 }

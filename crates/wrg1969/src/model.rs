@@ -362,6 +362,11 @@ impl TroopType {
         matches!(self, TroopType::LightInfantry | TroopType::LightCavalry | TroopType::LightCamelry)
     }
 
+    /// Light infantry.
+    pub fn is_light_infantry(self) -> bool {
+        self == TroopType::LightInfantry
+    }
+
     /// Pays mounted terrain costs (WRG-TERR-04, WRG-TERR-06).
     pub fn pays_mounted_terrain(self) -> bool {
         !matches!(

@@ -11,6 +11,7 @@
 //! normal move.
 
 mod check;
+mod detour;
 mod finish;
 mod intent;
 mod moved;
@@ -123,28 +124,31 @@ pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
 }
 
 /// The notes of a push-back carried out (WRG-AFTER-05): the loser pushed straight back
-/// keeping its facing, the winner following up as far, each with its facts.
-pub fn pushed_back_notes(state: &State, unit: u16, by: u16, inches: f64) -> Vec<Note> {
+/// keeping its facing, the winner following up as far, each with its facts; `stood` holds
+/// where each unit stood before this after-combat move and is brought up to date.
+pub fn pushed_back_notes(
+    state: &State,
+    stood: &mut [tabletop::geometry::Point],
+    unit: u16,
+    by: u16,
+    inches: f64,
+) -> Vec<Note> {
     use crate::report::{MoveKind, Total};
     let mut out = Vec::with_capacity(2);
     for (id, back) in [(unit, true), (by, false)] {
         let Some(u) = state.units.get(id as usize) else { continue };
         let dir = if back { -u.facing.vector() } else { u.facing.vector() };
-        let from = u.at - dir * inches;
+        let Some(at) = stood.get_mut(id as usize) else { continue };
+        let from = *at;
+        *at = from + dir * inches;
         let (text, what) = if back {
             (format!("{} are pushed back {inches}\"", u.name), "push-back")
         } else {
             (format!("{} follow up {inches}\"", u.name), "following up")
         };
         let allowance = Total::new("allowance").plus("WRG-AFTER-05", what, inches);
-        out.push(moved::moved_note(
-            u,
-            MoveKind::AfterCombat,
-            from,
-            "WRG-AFTER-05",
-            text,
-            allowance,
-        ));
+        let way = (from, *at);
+        out.push(moved::moved_note(u, MoveKind::AfterCombat, way, "WRG-AFTER-05", text, allowance));
     }
     out
 }
@@ -245,7 +249,7 @@ pub fn pursuit_ends(data: &Data, state: &mut State, id: u16, why: &'static str) 
     };
     let allowance = Total::new("allowance").plus("WRG-PURS-04", "pursuers rally back", fall);
     let u = &state.units[id as usize];
-    let note = moved::moved_note(u, MoveKind::AfterCombat, from, why, text, allowance);
+    let note = moved::moved_note(u, MoveKind::AfterCombat, (from, u.at), why, text, allowance);
     Some(note.and("WRG-PURS-04"))
 }
 
@@ -320,6 +324,7 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
             let moves = u.on_table() && !later && u.moved <= 0.0;
             intents.push(moves.then(|| intend(&mut cx, id, &mut out.notes)));
         }
+        detour::detours(&mut cx, &mut intents, &mut out.notes);
         for id in 0..n {
             let u = &state.units[id];
             let Some(p) = u.pursuit.filter(|_| u.on_table() && !routing(u) && u.moved <= 0.0)

@@ -389,6 +389,198 @@ pub fn attached_acts_from(period: u32) -> u32 {
     period
 }
 
+/// An order in words, for the log: what, where, how fast and in what formation, by which way
+/// (WRG-ORD-02, -04).
+pub fn words(state: &crate::state::State, o: &Order) -> String {
+    let name =
+        |id: u16| state.units.get(id as usize).map_or("?".to_string(), |u| u.name.to_string());
+    let place = |t: &Objective| match t {
+        Objective::Point { x, y } => format!("({x:.1}, {y:.1})"),
+        Objective::Feature { id } => id.clone(),
+        Objective::Bearing { degrees } => format!("bearing {degrees:.0}°"),
+    };
+    let what = match &o.verb {
+        Verb::Advance { to } => format!("advance to {}", place(to)),
+        Verb::Attack { unit } => format!("attack {}", name(*unit)),
+        Verb::Hold { at: None } => "hold where they stand".to_string(),
+        Verb::Hold { at: Some(at) } => format!("hold {}", place(at)),
+        Verb::Skirmish { unit } => format!("skirmish against {}", name(*unit)),
+        Verb::Evade => "evade whatever charges them".to_string(),
+        Verb::Wheel { degrees } => format!("wheel {degrees:.0}°"),
+        Verb::Retire { to } => format!("retire to {}", place(to)),
+    };
+    let pace = match o.pace {
+        Some(p) => format!("at {:.0}% of their pace", p * 100.0),
+        None => "at full pace".to_string(),
+    };
+    let formation = match o.formation {
+        Some(f) => format!("in {f:?}").to_lowercase(),
+        None => "in a formation of their choosing".to_string(),
+    };
+    let way = if o.route.is_empty() { "straight there" } else { "by the route given" };
+    format!("{what}, {pace} {formation}, {way}")
+}
+
+/// The note of a unit taking up a new order (`rule`: how it came), with the general features
+/// of orders it applies (WRG-ORD-02, -03, -04, -11).
+pub fn taken_note(
+    state: &crate::state::State,
+    unit: u16,
+    o: &Order,
+    rule: &'static str,
+) -> crate::report::Note {
+    let name = state.units.get(unit as usize).map_or("?", |u| &u.name);
+    let mut n = crate::report::Note::new(
+        rule,
+        format!("{name} take up their new order: {}", words(state, o)),
+    );
+    for r in features(o) {
+        n = n.and(r);
+    }
+    n
+}
+
+/// The general features of orders an order calls on: full pace and a free formation when it
+/// names neither (WRG-ORD-02), a feature it could be given only in sight (WRG-ORD-03), its
+/// route or the straight way (WRG-ORD-04), skirmishing (WRG-ORD-11).
+pub fn features(o: &Order) -> Vec<&'static str> {
+    let mut out = Vec::with_capacity(4);
+    if o.pace.is_none() && o.formation.is_none() {
+        out.push("WRG-ORD-02");
+    }
+    let feature = matches!(
+        &o.verb,
+        Verb::Advance { to: Objective::Feature { .. } }
+            | Verb::Retire { to: Objective::Feature { .. } }
+            | Verb::Hold { at: Some(Objective::Feature { .. }) }
+    );
+    if feature {
+        out.push("WRG-ORD-03");
+    }
+    if matches!(o.verb, Verb::Advance { .. } | Verb::Retire { .. } | Verb::Attack { .. }) {
+        out.push("WRG-ORD-04");
+    }
+    if matches!(o.verb, Verb::Skirmish { .. }) {
+        out.push("WRG-ORD-11");
+    }
+    out
+}
+
+/// The note of a new order given this period (WRG-CHORD-01, -02, -06, -10, WRG-RRES-05): at
+/// once to a unit awaiting one after its test, at once to the unit the C-in-C is with, else
+/// dictated, its messenger setting out next period.
+pub fn dictated(
+    state: &crate::state::State,
+    side: tabletop::rules::Side,
+    unit: u16,
+    o: &Order,
+) -> crate::report::Note {
+    use crate::report::Note;
+    let Some(u) = state.units.get(unit as usize) else { return Note::new("WRG-CHORD-02", "?") };
+    let with = crate::state::general(state, side).is_some_and(|g| g.attached == Some(unit));
+    let order = words(state, o);
+    let n = if u.awaiting_order {
+        Note::new("WRG-RRES-05", format!("{} take a new order at once: {order}", u.name))
+    } else if with {
+        Note::new(
+            "WRG-CHORD-10",
+            format!("{side}'s General, at their head, gives {} a new order: {order}", u.name),
+        )
+        .and("WRG-CHORD-01")
+    } else {
+        Note::new(
+            "WRG-CHORD-02",
+            format!(
+                "{side}'s General dictates a new order for {}, in answer to what he sees: {order}; \
+                 the messenger sets out next period",
+                u.name
+            ),
+        )
+        .and("WRG-CHORD-01")
+        .and("WRG-CHORD-06")
+    };
+    features(o).into_iter().fold(n, |n, r| n.and(r))
+}
+
+/// The note of a pre-arranged signal given from the General's standard: which of the signals
+/// written before the battle, and the units that see it within 25" (WRG-CHORD-07, -08, -09).
+pub fn signal_note(
+    state: &crate::state::State,
+    side: tabletop::rules::Side,
+    k: u8,
+    reached: &[u16],
+) -> crate::report::Note {
+    let names: Vec<&str> =
+        reached.iter().filter_map(|id| state.units.get(*id as usize)).map(|u| &*u.name).collect();
+    let seen = if names.is_empty() { "no unit sees it".to_string() } else { names.join(", ") };
+    let order = state
+        .signals
+        .get(side.index())
+        .and_then(|s| s.get(k as usize))
+        .map_or(String::new(), |(o, _)| words(state, o));
+    let mut n = crate::report::Note::new(
+        "WRG-CHORD-08",
+        format!("{side}'s General gives signal {k} written before the battle ({order}): {seen}"),
+    )
+    .and("WRG-CHORD-07");
+    if !reached.is_empty() {
+        n = n.and("WRG-CHORD-09");
+    }
+    n
+}
+
+/// The notes of orders closed this period: units that held an order when the period began and
+/// hold none now, with why; they wait where they are for orders (WRG-CHORD-12, WRG-ORD-13).
+pub fn closed_notes(state: &crate::state::State, had: &[bool]) -> Vec<crate::report::Note> {
+    let mut out = Vec::new();
+    for (u, had) in state.units.iter().zip(had) {
+        if !*had || u.standing.order().is_some() {
+            continue;
+        }
+        let why = if u.on_table() && u.rout.is_none() && u.running.is_none() && !u.awaiting_order {
+            // Carried out: the movement tells of it.
+            continue;
+        } else if u.rout.is_some() {
+            "they broke"
+        } else if u.away.is_some() {
+            "they left the table"
+        } else if u.block.figures == 0 {
+            "they are no more"
+        } else if u.awaiting_order {
+            "their test tells them to act as their General would wish"
+        } else {
+            "their reaction test displaced it"
+        };
+        let mut n = crate::report::Note::new(
+            "WRG-CHORD-12",
+            format!("{} order is crossed out: {why}", crate::melee_phase::possessive(&u.name)),
+        );
+        if u.on_table() && u.rout.is_none() {
+            n.text.push_str("; they wait where they are for orders");
+            n = n.and("WRG-ORD-13");
+        }
+        out.push(n);
+    }
+    out
+}
+
+/// The note of a unit halting on its side's word: it may, not being forced to move, and it
+/// keeps its order to take up again when it likes (WRG-ORD-05, -06).
+pub fn halt_note(state: &crate::state::State, unit: u16) -> crate::report::Note {
+    let Some(u) = state.units.get(unit as usize) else {
+        return crate::report::Note::new("WRG-ORD-05", "?");
+    };
+    let n = crate::report::Note::new("WRG-ORD-05", format!("{} halt", u.name));
+    match u.standing.order() {
+        Some(o) => {
+            let mut n = n.and("WRG-ORD-06");
+            n.text.push_str(&format!(", keeping their order ({})", words(state, o)));
+            n
+        }
+        None => n,
+    }
+}
+
 /// Men a messenger counts as in a fight (WRG-CHORD-05).
 pub fn messenger_men(data: &Data) -> u32 {
     data.casualties.men_per_figure

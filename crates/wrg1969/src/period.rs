@@ -25,6 +25,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut notes = Vec::new();
     let plans: [Plan; 2] =
         [state.plans[0].clone().unwrap_or_default(), state.plans[1].clone().unwrap_or_default()];
+    let had_order: Vec<bool> = state.units.iter().map(|u| u.standing.order().is_some()).collect();
     begin(data, state, &plans, dice, &mut notes);
     let start_figures: Vec<u32> = state.units.iter().map(|u| u.block.figures).collect();
     let facings: Vec<tabletop::geometry::Facing> = state.units.iter().map(|u| u.facing).collect();
@@ -74,27 +75,13 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let rounds = crate::melee_phase::fight_all(data, state, &shooters, dice);
     for r in &rounds {
         let [a, b] = r.units;
-        let mut rolls = r.rolls[0].clone();
-        rolls.extend(r.rolls[1].iter().cloned());
-        notes.push(
-            Note::new(
-                "WRG-MELEE-05",
-                format!(
-                    "{} ({} figures) and {} ({} figures) fight: {} and {} men lost",
-                    name(state, a),
-                    r.figures[0],
-                    name(state, b),
-                    r.figures[1],
-                    r.dealt[1],
-                    r.dealt[0]
-                ),
-            )
-            .and("WRG-MELEE-06")
-            .with_rolls(rolls),
-        );
+        notes.extend(crate::melee_phase::round_notes(data, state, r, &before_melee));
         general_share(data, state, a, r.dealt[1], &mut notes);
         general_share(data, state, b, r.dealt[0], &mut notes);
     }
+    notes.extend(crate::riders::caught(data, state, dice));
+    // Where each unit stands before the after-combat moves, for their notes.
+    let mut stood: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
     for o in &outcomes {
         match *o {
@@ -128,9 +115,14 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 let stay = crate::test_phase::holders_stay(
                     data, state, unit, by, distance, dice, &mut notes,
                 );
-                let mut moved = crate::move_phase::pushed_back_notes(state, unit, by, distance);
+                let before = stood.get(by as usize).copied();
+                let mut moved =
+                    crate::move_phase::pushed_back_notes(state, &mut stood, unit, by, distance);
                 if stay {
                     moved.truncate(1);
+                    if let (Some(b), Some(at)) = (before, stood.get_mut(by as usize)) {
+                        *at = b;
+                    }
                 }
                 notes.extend(moved);
             }
@@ -169,6 +161,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     crate::disorder::update_states(data, state);
     crate::disorder::report(state, &mut notes);
     end(data, state, &mut notes);
+    notes.extend(crate::orders::closed_notes(state, &had_order));
     notes
 }
 
@@ -186,9 +179,10 @@ fn begin(
     dice: &mut dyn DiceSource,
     notes: &mut Vec<Note>,
 ) {
-    crate::state::begin_period(state);
+    let taken = crate::state::begin_period(state);
     notes.push(Note::new("WRG-MOVE-01", format!("Period {} begins", state.period)));
     crate::disorder::end_engine_fire(state);
+    notes.extend(taken);
     for u in &mut state.units {
         if u.motion != Motion::Routing {
             u.motion = Motion::Still;
@@ -200,35 +194,30 @@ fn begin(
     }
     crate::disorder::update_states(data, state);
     returns(data, state, dice, notes);
-    crate::state::ride_messengers(data, state);
+    notes.extend(crate::state::ride_messengers(data, state));
     for side in Side::BOTH {
         let plan = &plans[side.index()];
-        if let Some(g) = &plan.general {
-            ride_general(state, side, g);
+        for m in plan.moves.iter().filter(|m| matches!(m.step, crate::plan::Step::Halt)) {
+            if crate::move_phase::check_move(data, state, side, m).is_ok() {
+                notes.push(crate::orders::halt_note(state, m.unit));
+            }
         }
         for d in &plan.dictate {
+            notes.push(crate::orders::dictated(state, side, d.unit, &d.order));
             let Some(u) = state.units.get_mut(d.unit as usize) else { continue };
             if u.awaiting_order {
                 u.standing = Standing::Active { order: d.order.clone() };
                 u.awaiting_order = false;
                 u.incoming = None;
-                notes
-                    .push(Note::new("WRG-RRES-05", format!("{} take a new order at once", u.name)));
             } else {
                 crate::state::apply_dictate(state, side, d.unit, &d.order);
-                notes.push(Note::new(
-                    "WRG-CHORD-02",
-                    format!("{side}'s General dictates a new order for {}", name(state, d.unit)),
-                ));
             }
         }
+        notes.extend(crate::riders::ride_general(data, state, side, plan.general.as_ref()));
         if let Some(k) = plan.signal
             && let Ok(reached) = crate::state::give_signal(data, state, side, k as usize)
         {
-            notes.push(Note::new(
-                "WRG-CHORD-08",
-                format!("{side}'s General gives signal {k}: {} units see it", reached.len()),
-            ));
+            notes.push(crate::orders::signal_note(state, side, k, &reached));
         }
         for &id in &plan.break_off {
             break_off(data, state, id, dice, notes);
@@ -258,22 +247,6 @@ fn expire_causes(u: &mut crate::state::Unit) {
     }
     u.causes = kept;
     u.causes_at_start = u.causes.clone();
-}
-
-/// The General rides to a point, or to a unit's standard and joins it (WRG-CHORD-04, -10).
-fn ride_general(state: &mut State, side: Side, to: &crate::plan::GeneralMove) {
-    let unit_at = to.join.and_then(|j| state.units.get(j as usize)).map(|u| u.at);
-    let Some(g) = state.generals.iter_mut().find(|g| g.side == side) else { return };
-    match (to.join, unit_at) {
-        (Some(j), Some(at)) => {
-            g.at = at;
-            g.attached = Some(j);
-        }
-        _ => {
-            g.at = Point::new(to.x, to.y);
-            g.attached = None;
-        }
-    }
 }
 
 /// A General with a unit stays at its standard (WRG-CHORD-10).
@@ -317,7 +290,8 @@ fn returns(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mu
                 u.standing = Standing::Waiting;
                 notes.push(
                     Note::new("WRG-LEAVE-02", format!("{} return to the table", u.name))
-                        .with_rolls(rolls),
+                        .with_rolls(rolls)
+                        .with_fact(crate::report::Fact::Returned { unit: u.id, at: u.at }),
                 );
             }
             OffTable::Delayed { periods } => {
@@ -359,12 +333,21 @@ fn leave(state: &mut State, id: u16, why: Left, notes: &mut Vec<Note>) {
     let period = state.period;
     let Some(u) = state.units.get_mut(id as usize) else { return };
     u.leave_table(why, period);
-    let rule = match why {
-        Left::Ordinary => "WRG-LEAVE-01",
-        Left::Pursued => "WRG-PURS-06",
-        Left::BelowHalf => "WRG-RT-09",
+    // Only units pursued off or sent off by the below-half test never return (WRG-LEAVE-05).
+    let note = match why {
+        Left::Ordinary => Note::new(
+            "WRG-LEAVE-01",
+            format!("{} leave the table: they throw to return from next period", u.name),
+        ),
+        Left::Pursued => Note::new(
+            "WRG-PURS-06",
+            format!("{} are pursued off the table and never return", u.name),
+        )
+        .and("WRG-LEAVE-05"),
+        Left::BelowHalf => Note::new("WRG-RT-09", format!("{} leave the field for good", u.name))
+            .and("WRG-LEAVE-05"),
     };
-    notes.push(Note::new(rule, format!("{} leave the table", u.name)).and("WRG-LEAVE-05"));
+    notes.push(note);
     for g in &mut state.generals {
         if g.attached == Some(id) {
             g.attached = None;
@@ -399,7 +382,7 @@ fn break_off(
     // Every enemy it fights strikes once as it turns (WRG-BRK-02).
     for &e in &enemies {
         if let Some(b) = crate::melee_phase::free_blow(data, state, e, id, dice) {
-            notes.push(blow_note(state, &b, "WRG-BRK-02"));
+            notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-BRK-02"));
         }
     }
     if !state.units[id as usize].on_table() {
@@ -449,7 +432,7 @@ fn start_pursuit(
     if begin_pursuit(data, state, winner, router, notes)
         && let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice)
     {
-        notes.push(blow_note(state, &b, "WRG-PURS-02"));
+        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
     }
 }
 
@@ -482,21 +465,6 @@ fn begin_pursuit(
     true
 }
 
-fn blow_note(state: &State, b: &crate::melee_phase::Blow, rule: &'static str) -> Note {
-    Note::new(
-        rule,
-        format!(
-            "{} strike {} without reply: {} figures, {} men lost",
-            name(state, b.striker),
-            name(state, b.target),
-            b.figures,
-            b.men
-        ),
-    )
-    .and("WRG-PURS-05")
-    .with_rolls(b.rolls.clone())
-}
-
 /// Pursuers still in contact with their routers at the end of the period strike again
 /// (WRG-PURS-02).
 fn pursuit_blows(data: &Data, state: &mut State, dice: &mut dyn DiceSource, notes: &mut Vec<Note>) {
@@ -513,7 +481,7 @@ fn pursuit_blows(data: &Data, state: &mut State, dice: &mut dyn DiceSource, note
         if touching
             && let Some(b) = crate::melee_phase::free_blow(data, state, i as u16, p.target, dice)
         {
-            notes.push(blow_note(state, &b, "WRG-PURS-02"));
+            notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
         }
     }
 }
@@ -590,6 +558,8 @@ fn below_half(
                 let u = &mut state.units[t.unit as usize];
                 let n = u.block.figures;
                 u.block.lose(n);
+                // Nobody is left to carry losses (WRG-CAS-03).
+                u.carried = 0;
                 let taker = u.side.other();
                 state.prisoners[taker.index()] += n;
                 notes.push(Note::new(

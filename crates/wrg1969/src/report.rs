@@ -73,6 +73,24 @@ pub enum MoveKind {
     BreakOff,
 }
 
+/// Who rode: the General or a messenger (WRG-CHORD-03, -04).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "rider", rename_all = "snake_case")]
+pub enum Rider {
+    /// A side's General.
+    General {
+        /// His side.
+        side: tabletop::rules::Side,
+    },
+    /// A messenger, carrying an order to a unit or riding back from it.
+    Messenger {
+        /// His side.
+        side: tabletop::rules::Side,
+        /// The unit his order is for.
+        unit: u16,
+    },
+}
+
 /// The facts of a note, as data: what an umpire's checker reads to hold the battle to the rules.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "fact", rename_all = "snake_case")]
@@ -128,6 +146,20 @@ pub enum Fact {
         began: bool,
         /// Whether the unit is disorganised after it.
         disorganised: bool,
+    },
+    /// A General or a messenger rode (WRG-CHORD-03, -04): not a unit, so apart from `Moved`.
+    Rode {
+        /// Who.
+        #[serde(flatten)]
+        rider: Rider,
+        /// Where he was.
+        from: Point,
+        /// Where he is.
+        to: Point,
+        /// Inches of allowance spent, the ground paid for.
+        spent: f64,
+        /// Inches of allowance he had (the totals of the note show how it was made).
+        allowance: f64,
     },
     /// A unit shot (WRG-FIRE-07).
     Shot {
@@ -195,6 +227,13 @@ pub enum Fact {
         carried_before: u32,
         /// Men carried after.
         carried_after: u32,
+    },
+    /// A unit off the table came back onto it, its standard placed here (WRG-LEAVE-02).
+    Returned {
+        /// The unit.
+        unit: u16,
+        /// Where its standard stands.
+        at: Point,
     },
 }
 

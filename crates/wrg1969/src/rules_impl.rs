@@ -125,7 +125,19 @@ pub enum Event {
 impl Narrate for Event {
     fn rules(&self) -> Vec<RuleId> {
         match self {
-            Event::Wrote { .. } => vec![RuleId::new("WRG-ORD-01")],
+            Event::Wrote { orders, .. } => {
+                // Written in the structured vocabulary (WRG-ORD-14); a feature named only if
+                // the unit could see it (WRG-ORD-03).
+                let mut r = vec![RuleId::new("WRG-ORD-01"), RuleId::new("WRG-ORD-14")];
+                let feature = orders
+                    .iter()
+                    .filter_map(|w| w.order.as_ref())
+                    .any(|o| crate::orders::features(o).contains(&"WRG-ORD-03"));
+                if feature {
+                    r.push(RuleId::new("WRG-ORD-03"));
+                }
+                r
+            }
             Event::Planned { .. } | Event::Resolved { .. } => vec![RuleId::new("WRG-MOVE-01")],
             Event::Noted(n) => n.rules.clone(),
         }
@@ -340,8 +352,9 @@ pub fn events_seen(st: &State, side: Side) -> u32 {
     u32::from(seen)
 }
 
-/// The General rides no farther than a messenger's normal move, to a point on the table or
-/// a unit of his own side to join (WRG-CHORD-04, -10).
+/// The General rides to a point on the table or to a unit of his own side to join, no farther
+/// than his figure's move carries him this period: its normal move paying the ground, or the
+/// trip's one period at the gallop (WRG-CHORD-03, -04, -10, WRG-M-01, WRG-R-42).
 fn check_general_ride(
     data: &Data,
     st: &State,
@@ -367,12 +380,18 @@ fn check_general_ride(
     if !target.x.is_finite() || !target.y.is_finite() || !st.table.contains_point(target) {
         return Err(Refusal::new("WRG-CHORD-04", "the General must stay on the table"));
     }
-    let limit = data.moves(crate::model::TroopType::LightCavalry).normal;
-    let d = g.at.distance(target);
-    if d > limit + 1e-9 {
+    let leg = crate::riders::general_leg(data, st, side, to)
+        .ok_or_else(|| Refusal::new("WRG-CHORD-04", "the side has no General"))?;
+    if !leg.arrived {
         return Err(Refusal::new(
             "WRG-CHORD-04",
-            format!("the General rides at most {limit}\" a period; that is {d:.1}\""),
+            format!(
+                "the General gets only {:.1}\" of the {:.1}\" this period: his figure's move, the \
+                 ground paid for{} (WRG-M-01)",
+                g.at.distance(leg.end),
+                g.at.distance(target),
+                if g.galloped { ", his trip's gallop spent" } else { ", at the gallop" }
+            ),
         ));
     }
     Ok(())

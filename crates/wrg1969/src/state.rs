@@ -51,6 +51,9 @@ pub struct Unit {
     /// A new order that has reached it: the order and the first period it acts on it
     /// (WRG-CHORD-02, -09).
     pub incoming: Option<(Order, u32)>,
+    /// How that order came (WRG-CHORD-02, -09).
+    #[serde(default)]
+    pub incoming_by: Option<Bearer>,
     /// How it moved this period (WRG-R-13).
     pub motion: Motion,
     /// What disorganises it now (WRG-DIS).
@@ -211,12 +214,20 @@ pub struct General {
     /// Inches he rode this period (WRG-TAC-04).
     #[serde(default)]
     pub rode: f64,
-    /// Where his present ride goes, until he gets there (a trip, WRG-R-42).
-    #[serde(default)]
-    pub trip: Option<Point>,
-    /// He has ridden this trip's period at the gallop (WRG-CHORD-03, -04).
+    /// He has ridden this trip's period at the gallop; a trip ends with a period he does not
+    /// ride (WRG-CHORD-03, -04, WRG-R-42).
     #[serde(default)]
     pub galloped: bool,
+}
+
+/// How a new order reached a unit (WRG-CHORD-02, -09).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bearer {
+    /// A messenger.
+    Messenger,
+    /// A pre-arranged signal.
+    Signal,
 }
 
 /// The state of a battle.
@@ -282,6 +293,9 @@ pub struct Messenger {
     pub galloped: bool,
     /// Out or back.
     pub errand: Errand,
+    /// Men of his figure lost in fights on the way (he falls at 20, WRG-CHORD-05).
+    #[serde(default)]
+    pub wounds: u32,
 }
 
 /// Sets up the state from a scenario: the units as deployed, with the orders written in the
@@ -333,6 +347,7 @@ pub fn setup(scenario: &Scenario) -> State {
                     None => Standing::Waiting,
                 },
                 incoming: None,
+                incoming_by: None,
                 motion: Motion::Still,
                 causes: Vec::new(),
                 causes_at_start: Vec::new(),
@@ -365,7 +380,6 @@ pub fn setup(scenario: &Scenario) -> State {
             status: s.army.general.status,
             melee: s.army.general.melee,
             rode: 0.0,
-            trip: None,
             galloped: false,
         });
     }
@@ -521,6 +535,10 @@ pub struct UnitView {
     pub away: bool,
     /// A new order is on its way or being digested (its own side and the umpire only).
     pub incoming: bool,
+    /// It awaits a new order from its side at once after its test (WRG-RRES-05; its own
+    /// side and the umpire only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub awaiting_order: bool,
 }
 
 /// What a viewer sees.
@@ -572,6 +590,7 @@ pub fn view(state: &State, viewer: Viewer) -> View {
                                 .messengers
                                 .iter()
                                 .any(|m| m.unit == u.id && m.errand == Errand::Out)),
+                    awaiting_order: own && u.awaiting_order,
                 }
             })
             .collect(),
@@ -667,51 +686,14 @@ pub fn apply_dictate(state: &mut State, side: Side, unit: u16, order: &Order) {
         leaves: state.period + 1,
         galloped: false,
         errand: Errand::Out,
+        wounds: 0,
     });
 }
 
-/// Moves every messenger one period: at the gallop on the first period of each trip, at his
-/// normal speed after (WRG-CHORD-03). One who reaches the unit's standard hands over the
-/// order, which the unit digests this period and acts on from the next (WRG-CHORD-02, -06),
-/// and rides back; one back at his General is free again.
-pub fn ride_messengers(data: &Data, state: &mut State) {
-    let row = data.moves(TroopType::LightCavalry);
-    let (normal, gallop) = (row.normal, row.charge.unwrap_or(row.normal));
-    let period = state.period;
-    let mut keep = Vec::with_capacity(state.messengers.len());
-    for mut m in std::mem::take(&mut state.messengers) {
-        if m.leaves > period {
-            keep.push(m);
-            continue;
-        }
-        let target = match m.errand {
-            Errand::Out => state.units.get(m.unit as usize).map(|u| u.at),
-            Errand::Back => general(state, m.side).map(|g| g.at),
-        };
-        let Some(target) = target else { continue };
-        let speed = if m.galloped { normal } else { gallop };
-        m.galloped = true;
-        let gap = m.at.distance(target);
-        if gap <= speed + 1e-9 {
-            m.at = target;
-            match m.errand {
-                Errand::Out => {
-                    if let Some(u) = state.units.get_mut(m.unit as usize) {
-                        u.incoming = Some((m.order.clone(), period + 1));
-                    }
-                    m.errand = Errand::Back;
-                    m.galloped = false;
-                    m.leaves = period + 1;
-                    keep.push(m);
-                }
-                Errand::Back => state.free_messengers[m.side.index()] += 1,
-            }
-        } else {
-            m.at = m.at.lerp(target, speed / gap);
-            keep.push(m);
-        }
-    }
-    state.messengers = keep;
+/// Moves every messenger one period (see [`crate::riders::ride_messengers`]), returning what
+/// the log tells of it (WRG-CHORD-02, -03, -06).
+pub fn ride_messengers(data: &Data, state: &mut State) -> Vec<crate::report::Note> {
+    crate::riders::ride_messengers(data, state)
 }
 
 /// Gives a pre-arranged signal from the General's standard: every unit it is for whose
@@ -745,6 +727,7 @@ pub fn give_signal(
         );
         if crate::orders::signal_reaches(data, &signal, u.id, u.at.distance(g.at), sees) {
             u.incoming = Some((order.clone(), acts));
+            u.incoming_by = Some(Bearer::Signal);
             reached.push(u.id);
         }
     }
@@ -791,16 +774,39 @@ pub fn break_unit_from(state: &mut State, id: u16, enemy: Option<u16>) {
     u.standing.close(crate::orders::Closed::Broke);
 }
 
-/// Starts a new period: units whose new order acts now take it (WRG-CHORD-02, -09, -10).
-pub fn begin_period(state: &mut State) {
+/// Starts a new period: units whose new order acts now take it (WRG-CHORD-02, -09, -10);
+/// returns what the log tells of it.
+pub fn begin_period(state: &mut State) -> Vec<crate::report::Note> {
     state.period += 1;
     let p = state.period;
-    for u in &mut state.units {
-        if let Some((o, from)) = &u.incoming
-            && *from <= p
-        {
-            u.standing = Standing::Active { order: o.clone() };
-            u.incoming = None;
-        }
+    for g in &mut state.generals {
+        g.rode = 0.0;
     }
+    let due: Vec<usize> = state
+        .units
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| u.incoming.as_ref().is_some_and(|(_, from)| *from <= p))
+        .map(|(i, _)| i)
+        .collect();
+    let mut notes = Vec::with_capacity(due.len());
+    for i in due {
+        let u = &state.units[i];
+        let Some((o, _)) = u.incoming.clone() else { continue };
+        let rule = match u.incoming_by {
+            Some(Bearer::Signal) => "WRG-CHORD-09",
+            _ => "WRG-CHORD-02",
+        };
+        let mut n = crate::orders::taken_note(state, i as u16, &o, rule);
+        if u.standing.order().is_some() {
+            // The order it replaces is altered, and crossed out (WRG-CHORD-12).
+            n = n.and("WRG-CHORD-12");
+        }
+        notes.push(n);
+        let u = &mut state.units[i];
+        u.standing = Standing::Active { order: o };
+        u.incoming = None;
+        u.incoming_by = None;
+    }
+    notes
 }

@@ -162,7 +162,10 @@ fn the_plan_draft_and_every_unit_action_pass_check() {
         }
         let general = c.units.iter().find(|u| u.unit == format!("general-{side}")).unwrap();
         assert_eq!(general.drag, Drag::Free);
-        assert_eq!(general.allowance, Some(16.0));
+        // His figure's pace, the trip's gallop not yet spent (WRG-CHORD-03, -04, WRG-M-01).
+        let his = wrg1969::state::general(g.state(), side).unwrap();
+        let gallop = wrg1969::riders::general_speeds(&g.rules().data, his).1;
+        assert_eq!(general.allowance, Some(gallop));
     }
     let red = controls(&g, Side::Red);
     let unit = |name: &str| red.units.iter().find(|u| u.label == name).unwrap();
@@ -232,7 +235,7 @@ fn a_short_move_is_legal_within_its_allowance_and_joins_the_plan() {
     apply(&mut draft, &action);
     let ride = g
         .rules()
-        .measure(g.state(), Side::Red, &request("general-red", 37.0, 10.0))
+        .measure(g.state(), Side::Red, &request("general-red", 37.0, 6.0))
         .expect("the General is measured");
     assert!(ride.rule.is_none(), "{ride:?}");
     apply(&mut draft, &ride.action.unwrap());
@@ -267,7 +270,7 @@ fn a_move_past_the_allowance_is_refused_with_its_rule() {
     };
     let e = g.rules().check(g.state(), Actor::Side(Side::Red), &Command::Plan(plan)).unwrap_err();
     assert_eq!(Some(e.rule.as_str()), m.rule.as_deref());
-    // The General rides no farther than 16" (WRG-CHORD-04).
+    // The General rides no farther than his figure's gallop, 6" on foot (WRG-CHORD-04).
     let far = g.rules().measure(g.state(), Side::Red, &request("general-red", 37.0, 30.0)).unwrap();
     assert_eq!(far.rule.as_deref(), Some("WRG-CHORD-04"));
     assert!(far.within < far.length && far.action.is_none());

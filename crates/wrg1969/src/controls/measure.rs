@@ -230,7 +230,8 @@ fn unit_move(
 fn general_ride(rules: &Wrg1969, st: &State, side: Side, to: Point) -> Option<Measurement> {
     let data = rules.data_for(st);
     let g = crate::state::general(st, side).filter(|g| !g.risk.fallen(&data))?;
-    let ride = data.moves(crate::model::TroopType::LightCavalry).normal;
+    let leg = crate::riders::ride_toward(&data, &st.table, g.troop, g.at, to, g.galloped);
+    let ride = leg.allowance.value;
     let length = g.at.distance(to);
     let gm = GeneralMove { x: to.x, y: to.y, join: None };
     let plan = Plan { general: Some(gm.clone()), ..Plan::default() };
@@ -248,12 +249,15 @@ fn general_ride(rules: &Wrg1969, st: &State, side: Side, to: Point) -> Option<Me
         unit: crate::state::general_piece(side),
         path: vec![g.at, to],
         length,
-        cost: length,
+        cost: leg.spent,
         allowance: ride,
-        within: length.min(ride),
+        within: g.at.distance(leg.end),
         notes: vec![format!(
-            "the General rides under a messenger's limit, {} a period [WRG-CHORD-04, WRG-M-02]",
-            inches(ride)
+            "the General rides at his figure's pace, paying the ground, {} this period{} \
+             [WRG-CHORD-04, WRG-CHORD-03, WRG-M-01]; he rides on next period if it does not \
+             get him there",
+            inches(ride),
+            if leg.gallop { " at the trip's one gallop" } else { "" }
         )],
         action,
         rule,

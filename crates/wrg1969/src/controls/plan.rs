@@ -198,7 +198,7 @@ fn general_control(rules: &Wrg1969, st: &State, side: Side, base: &Value, out: &
     let Some(g) = crate::state::general(st, side).filter(|g| !g.risk.fallen(&data)) else {
         return;
     };
-    let ride = data.moves(crate::model::TroopType::LightCavalry).normal;
+    let (ride, gallop) = crate::riders::general_speeds(&data, g);
     let mut actions = Vec::new();
     let stay = ("Stay where he is".to_string(), &["WRG-CHORD-04"][..], Value::Null);
     offer(rules, st, side, base, ("/general", None), stay, &mut actions);
@@ -220,10 +220,15 @@ fn general_control(rules: &Wrg1969, st: &State, side: Side, base: &Value, out: &
     out.units.push(UnitControl {
         unit: crate::state::general_piece(side),
         label: "General".into(),
-        allowance: Some(ride),
+        allowance: Some(if g.galloped { ride } else { gallop }),
         allowance_text: format!(
-            "{} (he rides under a messenger's limit: light cavalry normal move [WRG-CHORD-04, WRG-M-02])",
-            inches(ride)
+            "{} a period at his figure's pace, ground paid for{} [WRG-CHORD-04, WRG-CHORD-03, WRG-M-01]",
+            inches(ride),
+            if g.galloped {
+                String::new()
+            } else {
+                format!(", {} for the one period at the gallop this trip", inches(gallop))
+            }
         ),
         drag: if movable { Drag::Free } else { Drag::None },
         actions,

@@ -236,6 +236,7 @@ impl Cx<'_> {
             slowed: false,
             blocked_at: None,
             budget: allowance.max(0.0),
+            asked: allowance.max(0.0),
             cut: false,
             manhandled: false,
         };
@@ -463,6 +464,7 @@ pub fn run_straight(
         slowed: true,
         blocked_at: None,
         budget: allowance,
+        asked: allowance,
         cut: false,
         manhandled: false,
     };
@@ -640,10 +642,11 @@ pub fn plan_intent(cx: &mut Cx, u: &Unit, step: &Step) -> Intent {
         }
     }
     let pace = u.standing.order().map_or(1.0, Order::pace);
-    if let Some(m) = it.mover.as_mut()
-        && matches!(m.allow, Allow::Normal { .. })
-    {
-        m.allow = Allow::Normal { pace, square: false };
+    if let Some(m) = it.mover.as_mut() {
+        m.directed = true;
+        if matches!(m.allow, Allow::Normal { .. }) {
+            m.allow = Allow::Normal { pace, square: false };
+        }
     }
     it
 }

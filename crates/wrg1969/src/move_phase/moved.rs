@@ -46,7 +46,10 @@ pub fn tell(run: &mut Run, start: &[Start]) {
             }
             let last = &run.movers[told.last];
             let held = matches!(last.held, Some(Held::Friend(_)));
-            if travel <= EPS && !held && !last.manhandled {
+            // A charger lined up on the face it struck has moved, however little it ran.
+            let shifted = i == ks.len()
+                && run.state.units[id].at.distance(run.movers[first].track.start.at) > 1e-9;
+            if travel <= EPS && !held && !last.manhandled && !shifted {
                 continue;
             }
             let source = start.get(id).and_then(|s| s.source.as_ref());
@@ -74,6 +77,10 @@ fn note(run: &Run, id: usize, source: Option<&Source>, t: &Told) -> Note {
     let (rule, verb, kind) = words(source, m0);
     let spent = t.spent.min(allowance.value.max(t.spent - 1e-6));
     let mut text = format!("{} {verb} {}\"", u.name, number1(distance));
+    let charger = m0.answers.and_then(|c| run.state.units.get(c as usize));
+    if let Some(c) = charger {
+        text.push_str(&format!(" from {}", c.name));
+    }
     let held = match m1.held {
         Some(Held::Friend(f))
             if m1.param < m1.limit - 0.05 && !matches!(m1.kind, Kind::Rout | Kind::Evade) =>
@@ -98,6 +105,17 @@ fn note(run: &Run, id: usize, source: Option<&Source>, t: &Told) -> Note {
     }
     if matches!(m0.allow, Allow::Result { .. }) {
         note = note.and("WRG-RRES-10");
+    }
+    if m0.kind == Kind::Evade {
+        // Who evades, and why (WRG-MOVE-08, WRG-ORD-09, -11, WRG-R-10).
+        note = note.and("WRG-MOVE-08").and("WRG-R-10");
+        if u.troop.is_light_infantry() && charger.is_some_and(|c| c.troop.is_cavalry()) {
+            note = note.and("WRG-ORD-09");
+        }
+        if matches!(u.standing.order().map(|o| &o.verb), Some(crate::orders::Verb::Skirmish { .. }))
+        {
+            note = note.and("WRG-ORD-11");
+        }
     }
     let show_spent = t.parts.len() > 1
         || t.parts.first().is_some_and(|p| (p.2 - distance).abs() > 0.05 || p.0 != "WRG-MOVE-02");
@@ -260,7 +278,7 @@ fn slowdown_words(k: u32, per: f64, data: &Data) -> String {
 }
 
 /// The allowance mover `m` spent, adding its parts (turns, ground, going round) to `parts`.
-fn spent(
+pub(super) fn spent(
     data: &Data,
     state: &State,
     u: &Unit,
@@ -409,17 +427,17 @@ pub fn single_note(
 pub fn moved_note(
     u: &Unit,
     kind: MoveKind,
-    from: Point,
+    (from, to): (Point, Point),
     rule: &'static str,
     text: String,
     allowance: Total,
 ) -> Note {
-    let spent = from.distance(u.at);
+    let spent = from.distance(to);
     Note::new(rule, text).with_total(allowance.clone()).with_fact(Fact::Moved {
         unit: u.id,
         kind,
         from,
-        to: u.at,
+        to,
         spent,
         allowance: allowance.value,
     })

@@ -94,6 +94,8 @@ pub struct Mover {
     /// Inches of allowance it had this period, after any obstacle cut (what `limit` was
     /// worked out from).
     pub budget: f64,
+    /// The allowance asked for, before any obstacle cut.
+    pub asked: f64,
     /// Crossing a linear obstacle cut its allowance (WRG-TERR-01).
     pub cut: bool,
     /// How its allowance was made, for the log.
@@ -106,6 +108,12 @@ pub struct Mover {
     pub manhandled: bool,
     /// A step straight back without turning (WRG-MOVE-03).
     pub step_back: bool,
+    /// It has gone round a friend in its way this period (WRG-R-08).
+    pub rerouted: bool,
+    /// The enemy it answers (the charger an evader runs from).
+    pub answers: Option<u16>,
+    /// A move its side directed in its plan: it goes exactly as directed.
+    pub directed: bool,
     /// Where the friend that held it up and the unit itself stood then (positions and
     /// facings): while both stand so, trying again would only meet the friend again.
     pub held_at: Option<[(Point, Facing); 2]>,
@@ -206,12 +214,16 @@ impl Mover {
             held: None,
             held_at: None,
             budget: reach.budget,
+            asked: reach.asked,
             cut: reach.cut,
             allow: Allow::of(kind),
             share: 1.0,
             lost: 0.0,
             manhandled: reach.manhandled,
             step_back: false,
+            rerouted: false,
+            answers: None,
+            directed: false,
         }
     }
 
@@ -239,6 +251,8 @@ pub struct Reach {
     pub blocked_at: Option<f64>,
     /// The allowance it was worked out from, after any obstacle cut.
     pub budget: f64,
+    /// The allowance asked for, before any obstacle cut.
+    pub asked: f64,
     /// Crossing a linear obstacle cut the allowance (WRG-TERR-01).
     pub cut: bool,
     /// A wheeled vehicle is man-handled over a wall or hedge (WRG-TERR-02).
@@ -274,6 +288,7 @@ pub fn reach(
         slowed: false,
         blocked_at: None,
         budget: allowance,
+        asked: allowance,
         cut: false,
         manhandled: false,
     };
@@ -310,7 +325,7 @@ pub fn reach(
         Stop::Blocked(b) => blocked_at = Some(b.distance),
     }
     let rate = if matches!(adv.stop, Stop::Budget) { limit / STEPS as f64 } else { rate };
-    Reach { limit, rate, slowed, blocked_at, budget, cut, manhandled: false }
+    Reach { limit, rate, slowed, blocked_at, budget, asked: allowance, cut, manhandled: false }
 }
 
 /// A unit's footprint where it stands.

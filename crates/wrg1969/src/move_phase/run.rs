@@ -224,6 +224,9 @@ impl<'a> Run<'a> {
                 self.advance(i, s);
             }
             for &i in &held {
+                self.go_round(i, s);
+            }
+            for &i in &held {
                 let goal = self.goal(i, s);
                 let m = &mut self.movers[i];
                 if !m.stopped && m.param < goal - 1e-9 {
@@ -251,6 +254,67 @@ impl<'a> Run<'a> {
             };
             poses.push(StepPose { at: u.at, facing: u.facing, going });
         }
+    }
+
+    /// Mover `i`, held up by a friend in step `s`, goes round it for the rest of the period
+    /// when the friend stands (or has stopped), or when the two bar each other's way (then the
+    /// one with the higher id, or the one that may, gives way); once a period (WRG-R-08).
+    fn go_round(&mut self, i: usize, s: u32) {
+        let m = &self.movers[i];
+        let Some(Held::Friend(f)) = m.held else { return };
+        if m.stopped || m.rerouted || !super::detour::may_go_round(m) || s >= STEPS {
+            return;
+        }
+        if m.param >= self.goal(i, s) - 1e-9 {
+            return;
+        }
+        let id = m.id;
+        if self.state.units[id as usize].troop.is_light_infantry() {
+            return;
+        }
+        let theirs = self.slot[f as usize]
+            .map(|k| &self.movers[k])
+            .filter(|fm| !fm.stopped && fm.param < fm.limit - 1e-9);
+        if let Some(fm) = theirs {
+            let mutual = fm.held == Some(Held::Friend(id));
+            let they_give_way = super::detour::may_go_round(fm) && !fm.rerouted && fm.id > id;
+            if !mutual || they_give_way {
+                return;
+            }
+        }
+        let side = self.state.units[id as usize].side;
+        let standing: Vec<Option<tabletop::geometry::Rect>> = (0..self.state.units.len())
+            .map(|j| {
+                let u = &self.state.units[j];
+                let moving =
+                    self.slot[j].is_some_and(|k| !self.movers[k].stopped && j != f as usize);
+                (u.side == side
+                    && u.on_table()
+                    && !routing(u)
+                    && !u.troop.is_light_infantry()
+                    && !moving)
+                    .then(|| footprint(self.data, u))
+            })
+            .collect();
+        let Some(fr) = standing[f as usize] else { return };
+        let u = self.state.units[id as usize].clone();
+        let m = self.movers[i].clone();
+        let spent = super::moved::spent(self.data, self.state, &u, &m, &mut Vec::new());
+        let left_steps = (STEPS - s) as f64;
+        let rest = (m.budget - spent).min(m.budget * left_steps / STEPS as f64);
+        if rest <= EPS {
+            return;
+        }
+        let me = id as usize;
+        let new =
+            self.cx(|cx| super::detour::around(cx, &u, &m, &[], rest, &fr, &standing, |j| j != me));
+        let Some(mut new) = new else { return };
+        new.rate = new.limit / left_steps;
+        new.rerouted = true;
+        self.movers[i].rerouted = true;
+        self.set_mover(new, s);
+        let text = format!("{} go round {}, who bar their way", u.name, self.name(f));
+        self.out.notes.push(Note::new("WRG-R-08", text).and("WRG-ORD-04"));
     }
 
     /// How much of its allowance mover `i` should have spent by the end of step `s`: its
@@ -349,6 +413,10 @@ impl<'a> Run<'a> {
                         self.pass_through(i, f);
                         continue;
                     }
+                    _ if self.threads(i, f) => {
+                        self.thread_through(i, f);
+                        continue;
+                    }
                     _ => {}
                 }
             }
@@ -386,6 +454,15 @@ impl<'a> Run<'a> {
                     Hit::Edge => Some(Held::Edge),
                     Hit::Contact | Hit::Off => None,
                 });
+            // Skirmishers evade an enemy that would otherwise come up to them, charge or not
+            // (WRG-ORD-12); the enemy then goes on.
+            if let Some(Held::Short(o)) = held
+                && self.skirmisher_evades(o)
+            {
+                self.place(i, p);
+                self.evade(o, id);
+                continue;
+            }
             self.movers[i].held = held;
             self.movers[i].held_at = match held {
                 Some(Held::Friend(f) | Held::Heels(f)) => {
@@ -501,10 +578,8 @@ impl<'a> Run<'a> {
         let why = if routs && pursued { Left::Pursued } else { Left::Ordinary };
         let period = self.state.period;
         self.state.units[id as usize].leave_table(why, period);
+        // The period tells it once the movement is done (`period::leave`).
         self.out.left_table.push((id, why));
-        let rule = if why == Left::Pursued { "WRG-PURS-06" } else { "WRG-LEAVE-01" };
-        let text = format!("{} leave the table", self.state.units[id as usize].name);
-        self.out.notes.push(Note::new(rule, text));
     }
 
     /// Routers run into friends: they swerve to a gap 3 figures wide within 5", losing 5",
@@ -660,7 +735,45 @@ impl<'a> Run<'a> {
                 )
                 .and("WRG-DIS-10"),
             );
+        } else {
+            self.out.notes.push(Note::new(
+                "WRG-MOVE-12",
+                format!("{} evade through {} without harm to either", self.name(id), self.name(f)),
+            ));
         }
+    }
+
+    /// Whether mover `i` may pass through friend `f` in an ordinary move or a charge: light
+    /// infantry pass through friends and friends through light infantry (the skirmish screen
+    /// retiring through the line, the line advancing through it), so long as the way does not
+    /// end inside the friend (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
+    fn threads(&self, i: usize, f: u16) -> bool {
+        let m = &self.movers[i];
+        if matches!(m.kind, Kind::Rout | Kind::Evade | Kind::Pursue { .. }) {
+            return false;
+        }
+        let (me, fu) = (&self.state.units[m.id as usize], &self.state.units[f as usize]);
+        if routing(fu) || !(me.troop.is_light_infantry() || fu.troop.is_light_infantry()) {
+            return false;
+        }
+        let end = m.rect(m.pose(m.limit));
+        !end.overlaps(&footprint(self.data, fu))
+    }
+
+    /// Mover `i` passes through friend `f`: light infantry passed through by other troops
+    /// are disorganised (WRG-DIS-10); light infantry passing through troubles nobody.
+    fn thread_through(&mut self, i: usize, f: u16) {
+        self.movers[i].passed.push(f);
+        let id = self.movers[i].id;
+        let light = self.state.units[id as usize].troop.is_light_infantry();
+        let text = format!("{} pass through {}", self.name(id), self.name(f));
+        let note = if light {
+            Note::new("WRG-MOVE-12", text).and("WRG-R-08")
+        } else {
+            add_cause(&mut self.state.units[f as usize], Cause::PassedThrough);
+            Note::new("WRG-DIS-10", format!("{text}, disordering them")).and("WRG-R-08")
+        };
+        self.out.notes.push(note);
     }
 
     /// Mover `i` touches enemy `o`.
@@ -677,8 +790,8 @@ impl<'a> Run<'a> {
             }
             _ => return,
         };
-        // An evader waiting for this charger evades now (WRG-R-10).
-        if self.evading[o as usize] == Some(id) && !self.evaded[o as usize] {
+        // An evader evades any charger that reaches it now (WRG-R-10).
+        if self.evading[o as usize].is_some() && !self.evaded[o as usize] {
             self.movers[i].stopped = false;
             self.evade(o, id);
             return;
@@ -751,14 +864,18 @@ impl<'a> Run<'a> {
         let (id, kind) = (self.movers[i].id, self.movers[i].kind);
         let Kind::Charge { target: t, .. } = kind else { return };
         let tu = &self.state.units[t as usize];
-        if !tu.on_table() || routing(tu) || self.evaded[t as usize] {
+        if !tu.on_table() || routing(tu) {
             return;
         }
         if self.out.charges.iter().any(|&(a, b)| (a == id && b == t) || (a == t && b == id)) {
             return;
         }
-        if self.evading[t as usize] == Some(id) {
+        // An evader evades every charger, each when its normal move is used (WRG-R-10).
+        if self.evading[t as usize].is_some() {
             self.evade(t, id);
+            return;
+        }
+        if self.evaded[t as usize] {
             return;
         }
         let taken = crate::test_phase::take_tests(
@@ -849,47 +966,76 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// `t` evades charger `c`: it turns about and runs 10" straight back (5" less round an
-    /// impassable obstacle), caught if the charger's remaining distance still reaches it
-    /// (WRG-MOVE-09 .. -11, WRG-R-10).
+    /// Whether enemy `o` skirmishes and evades a move that would come up to it: light troops
+    /// ordered to skirmish that may evade, not running, fighting or carrying out a result,
+    /// and not yet evaded this period (WRG-ORD-11, -12).
+    fn skirmisher_evades(&self, o: u16) -> bool {
+        let Some(u) = self.state.units.get(o as usize) else { return false };
+        let order = u.standing.order();
+        u.on_table()
+            && !self.evaded[o as usize]
+            && !routing(u)
+            && u.running.is_none()
+            && u.pursuit.is_none()
+            && !self.fighting.get(o as usize).copied().unwrap_or(false)
+            && !order.is_some_and(|x| x.no_evade)
+            && crate::orders::skirmisher_may_evade(self.data, u.troop, order, true)
+    }
+
+    /// `t` evades charger `c`: it turns its back on the charger and runs 10" straight back,
+    /// square to its new front (going round impassable ground at a cost of 5"), caught with
+    /// its back turned if the charger's remaining distance still reaches it. A unit that has
+    /// already evaded another charger this period does not run again: it is caught if this
+    /// charger can reach it (WRG-MOVE-09 .. -12, WRG-R-10).
     fn evade(&mut self, t: u16, c: u16) {
-        self.evaded[t as usize] = true;
         let data = self.data;
-        let u = self.state.units[t as usize].clone();
-        let Some(dist) = data.moves(u.troop).evade else { return };
         let Some(ci) = self.slot[c as usize] else { return };
-        let gap = footprint(data, &self.state.units[c as usize]).distance(&footprint(data, &u));
         let remaining = (self.movers[ci].limit - self.movers[ci].param).max(0.0);
-        let back = u.facing.reversed();
-        let m = self.cx(|cx| run_straight(cx, &u, back, dist, Kind::Evade));
-        let (got, detour) = m.as_ref().map_or((0.0, false), |m| (m.limit, m.slowed));
-        let nominal = crate::moves::evade(data, u.troop, gap, remaining, detour);
-        let caught = nominal.is_some_and(|e| e.caught) || remaining + 1e-9 >= gap + got;
-        match m {
-            Some(mut m) => {
-                m.rate = m.limit.max(EPS);
-                m.leaves = true;
-                m.passes_friends = true;
-                let k = self.set_mover(m, self.step);
-                // The jump is made at once, in half-inch pieces so nothing is jumped over.
-                let lim = self.movers[k].limit;
-                while !self.movers[k].stopped && self.movers[k].param < lim - 1e-9 {
-                    let to = (self.movers[k].param + 0.5).min(lim);
-                    if self.go(k, to) < to - 1e-9 {
-                        break;
+        if !self.evaded[t as usize] {
+            self.evaded[t as usize] = true;
+            let u = self.state.units[t as usize].clone();
+            let Some(dist) = data.moves(u.troop).evade else { return };
+            let back = crate::after::backs_to(u.facing, u.at, self.state.units[c as usize].at);
+            let m = self.cx(|cx| run_straight(cx, &u, back, dist, Kind::Evade));
+            match m {
+                Some(mut m) => {
+                    m.rate = m.limit.max(EPS);
+                    m.leaves = true;
+                    m.passes_friends = true;
+                    m.answers = Some(c);
+                    let k = self.set_mover(m, self.step);
+                    // The jump is made at once, in half-inch pieces so nothing is jumped over.
+                    let lim = self.movers[k].limit;
+                    while !self.movers[k].stopped && self.movers[k].param < lim - 1e-9 {
+                        let to = (self.movers[k].param + 0.5).min(lim);
+                        if self.go(k, to) < to - 1e-9 {
+                            break;
+                        }
                     }
+                    self.movers[k].stopped = true;
                 }
-                self.movers[k].stopped = true;
+                None => {
+                    self.state.units[t as usize].facing = back;
+                }
             }
-            None => {
-                self.state.units[t as usize].facing = back;
-            }
+            self.state.units[t as usize].motion = Motion::Retired;
         }
-        self.state.units[t as usize].motion = Motion::Retired;
         if !self.state.units[t as usize].on_table() {
             return;
         }
-        if caught {
+        if !self.movers[ci].kind.contacts() {
+            // Skirmishers evading an ordinary move: it stops 1" short anyway (WRG-ORD-12).
+            let note = Note::new(
+                "WRG-ORD-12",
+                format!("{} skirmish away from {}", self.name(t), self.name(c)),
+            )
+            .and("WRG-ORD-11");
+            self.out.notes.push(note);
+            return;
+        }
+        let gap = footprint(data, &self.state.units[c as usize])
+            .distance(&footprint(data, &self.state.units[t as usize]));
+        if remaining + 1e-9 >= gap {
             self.caught[t as usize] = true;
             let to = self.state.units[t as usize].at;
             let cu = self.state.units[c as usize].clone();
@@ -905,7 +1051,8 @@ impl<'a> Run<'a> {
                 Note::new(
                     "WRG-MOVE-11",
                     format!(
-                        "{} evade but are caught with their backs turned by {}",
+                        "{} evade but are caught with their backs turned by {}: they do not \
+                         fight back",
                         self.name(t),
                         self.name(c)
                     ),
@@ -914,13 +1061,6 @@ impl<'a> Run<'a> {
             );
         } else {
             self.movers[ci].stopped = false;
-            self.out.notes.push(
-                Note::new(
-                    "WRG-MOVE-09",
-                    format!("{} evade {:.1}\" from {}'s charge", self.name(t), got, self.name(c)),
-                )
-                .and("WRG-R-10"),
-            );
         }
     }
 }
