@@ -46,6 +46,7 @@ fn other_secrets(st: &State) -> State {
         leaves: 1,
         galloped: false,
         errand: Errand::Out,
+        wounds: 0,
     });
     b.plans[0] = Some(Plan {
         dictate: vec![Dictation { unit: 0, order: Order::new(Verb::Hold { at: None }) }],
