@@ -45,6 +45,9 @@ pub const SCRIPTED_ABOUT: &str = "a scripted WRG 1969 general: writes attack, sk
 #[derive(Clone, Debug, Default)]
 pub struct Scripted;
 
+/// How near his station a unit must stand for the scripted General to join it, inches.
+const HOST_NEAR: f64 = 4.0;
+
 fn nearest<'a>(from: Point, among: impl Iterator<Item = &'a UnitView>) -> Option<&'a UnitView> {
     among.min_by(|a, b| a.at.distance(from).total_cmp(&b.at.distance(from)).then(a.id.cmp(&b.id)))
 }
@@ -166,13 +169,29 @@ impl Scripted {
                 }
             }
         }
+        // Units left without an order and with none on its way may be set going by an
+        // optional test when the odds favour it (WRG-RT-01).
+        let data = rules.data_for(st);
+        for u in units.iter().filter(|u| u.side == side && u.figures > 0 && !u.away) {
+            let asked = plan.dictate.iter().any(|d| d.unit == u.id);
+            if asked || u.order.is_some() || u.incoming || u.routing || u.pursuing {
+                continue;
+            }
+            if crate::test_phase::optional_promising(&data, st, u.id) {
+                let mut trial = plan.clone();
+                trial.test.push(u.id);
+                if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
+                    plan = trial;
+                }
+            }
+        }
         if let Some(g) = view.generals.iter().find(|g| g.side == side && !g.fallen) {
             // His figure's own pace (WRG-CHORD-04, WRG-M-01).
             let reach = crate::state::general(st, side)
                 .map_or(0.0, |g| crate::riders::general_speeds(&rules.data_for(st), g).0);
             let routers = units.iter().filter(|u| u.side == side && u.routing && !u.away);
-            let to = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
-                Some(u) => u.at,
+            let (to, join) = match nearest(g.at, routers).filter(|u| u.at.distance(g.at) <= reach) {
+                Some(u) => (u.at, None),
                 None => {
                     let own: Vec<&UnitView> = units
                         .iter()
@@ -189,21 +208,33 @@ impl Scripted {
                     let away = (m - f)
                         .normalized()
                         .map_or(tabletop::geometry::Vec2::new(0.0, 0.0), |v| v * 6.0);
-                    m + away
+                    let station = m + away;
+                    // He stands with the unit nearest his station, steadying it (WRG-CHORD-10,
+                    // WRG-RFAC-26), if one stands within 4" of it.
+                    let fresh = own.iter().copied().filter(|u| {
+                        !u.routing && !u.pursuing && u.at.distance(station) <= HOST_NEAR
+                    });
+                    match nearest(station, fresh) {
+                        Some(h) => (h.at, Some(h.id)),
+                        None => (station, None),
+                    }
                 }
             };
             let gap = g.at.distance(to);
+            let join = join.filter(|_| gap <= reach + 1e-9);
             let step = if gap > reach { g.at.lerp(to, reach / gap) } else { to };
             let step = Point::new(
                 step.x.clamp(0.5, st.table.width - 0.5),
                 step.y.clamp(0.5, st.table.height - 0.5),
             );
-            if gap > 0.5 {
-                // Bad going may cut his ride short: try a shorter one.
+            if (gap > 0.5 && join.is_none()) || (join.is_some() && g.attached != join) {
+                // Bad going may cut his ride short: try a shorter one (joining only a unit he
+                // reaches).
                 for share in [1.0, 0.5, 0.25] {
                     let to = g.at.lerp(step, share);
                     let mut trial = plan.clone();
-                    trial.general = Some(GeneralMove { x: to.x, y: to.y, join: None });
+                    let join = join.filter(|_| share == 1.0);
+                    trial.general = Some(GeneralMove { x: to.x, y: to.y, join });
                     if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
                         plan = trial;
                         break;
@@ -245,11 +276,13 @@ impl Bot<Wrg1969> for Scripted {
     }
 }
 
-/// Registers the scripted player as `scripted` on a WRG 1969 host (call after
-/// `bots::with_standard_bots`).
+/// Registers the scripted player as `scripted` and the search as `mcts` (with
+/// [`crate::search::WrgHooks`]) on a WRG 1969 host (call after `bots::with_standard_bots`).
 pub fn register(host: Host<Wrg1969>) -> Host<Wrg1969> {
-    host.with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
+    let host = host.with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
         spec.only(&[])?;
         Ok(Box::new(Hosted::<Wrg1969, _>::new(Scripted)) as Box<dyn HostedBot>)
-    })
+    });
+    // `mcts` searching only what its side may see (WRG-ORD-01, WRG-R-08).
+    crate::search::register(host)
 }

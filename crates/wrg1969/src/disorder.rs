@@ -13,7 +13,7 @@
 //! - **States** hold exactly while the table says so, and are worked out again at each point
 //!   of the period: enemy elephants or camels near cavalry (WRG-DIS-03, WRG-R-48), an enemy
 //!   behind the flank within its charge (WRG-DIS-04), a "retire" or "halt, disorganised"
-//!   result running (WRG-DIS-12).
+//!   result running, to the end of the period in which it runs out (WRG-DIS-12).
 
 use crate::Data;
 use crate::combat::{Cause, effective_causes};
@@ -77,7 +77,9 @@ pub fn update_states(data: &Data, state: &mut State) {
         for u in st.units.iter().filter(|u| u.on_table() && u.motion != Motion::Routing) {
             let Some(r) = &rects[u.id as usize] else { continue };
             let mut here = [false; 3];
-            here[2] = u.running.is_some_and(|x| x.effect.disorganises());
+            // While the result runs, and to the end of the period in which it ran out.
+            here[2] = u.running.is_some_and(|x| x.effect.disorganises())
+                || u.causes_at_start.contains(&Cause::ReactionResult);
             let horse = u.troop.is_cavalry() && !u.troop.is_camel();
             let reach = longest_charge.max(6.0) + r.half_diagonal() + widest;
             grid.near(u.at, reach, |id| {

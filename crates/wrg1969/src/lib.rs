@@ -42,6 +42,7 @@ pub mod rules_impl;
 pub mod sample;
 pub mod scenario;
 pub mod scoring;
+pub mod search;
 pub mod sight;
 pub mod situation;
 pub mod state;

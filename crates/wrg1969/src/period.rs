@@ -111,12 +111,26 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 general_surrenders(data, state, unit, &mut notes);
             }
             Fought::PushedBack { unit, by, distance, followed } => {
-                notes.extend(crate::move_phase::pushed_back_notes(
+                // Hold-order infantry may stay rather than follow up (WRG-RT-10).
+                let stay = crate::test_phase::holders_stay(
+                    data, state, unit, by, followed, dice, &mut notes,
+                );
+                let mut moved = crate::move_phase::pushed_back_notes(
                     state,
                     &mut stood,
                     [unit, by],
                     [distance, followed],
-                ))
+                );
+                if stay {
+                    // The holders stayed where they stood: no follow-up to tell.
+                    moved.truncate(1);
+                    if let (Some(at), Some(u)) =
+                        (stood.get_mut(by as usize), state.units.get(by as usize))
+                    {
+                        *at = u.at;
+                    }
+                }
+                notes.extend(moved);
             }
             Fought::FellBack { unit, distance } => {
                 notes.push(crate::move_phase::fall_back_note(state, unit, distance))

@@ -13,7 +13,7 @@ use crate::reaction::Situation;
 use crate::scenario::eye;
 use crate::sight::{Grid, Standing as SightStanding, height};
 use crate::state::{Motion, State, Unit};
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use tabletop::geometry::{
     Point, Rect, Sector, Vec2, direction_sector, point_segment_distance_squared,
 };
@@ -35,16 +35,17 @@ pub struct Sightlines<'a> {
     data: Option<&'a Data>,
     state: &'a State,
     grid: Grid,
-    /// Each unit's contour (by id), for screening.
-    contour: Vec<i32>,
-    /// Each unit's ground elevation (by id), for uphill and downhill.
-    elevation: Vec<f64>,
+    /// Each unit's ground elevation (by id), for screening, uphill and downhill, worked out
+    /// when first asked (NaN until then).
+    elevation: Vec<Cell<f64>>,
+    /// Whether the table has hills at all (elsewhere the ground is level).
+    hills: bool,
     /// Whether the table has a river (the only impassable linear obstacle).
     rivers: bool,
     /// Each unit's hand-to-hand, worked out when first asked.
     fighting: OnceCell<Vec<bool>>,
-    /// The largest half-diagonal of any unit's footprint, inches.
-    widest: f64,
+    /// The largest half-diagonal of any unit's footprint, inches, worked out when first asked.
+    widest: OnceCell<f64>,
 }
 
 impl<'a> Sightlines<'a> {
@@ -57,35 +58,49 @@ impl<'a> Sightlines<'a> {
         let on: Vec<(u16, Point)> =
             state.units.iter().filter(|u| u.on_table()).map(|u| (u.id, u.at)).collect();
         let grid = Grid::new(state.table.width, state.table.height, CELL, &on);
-        let mut contour = vec![0; state.units.len()];
-        let mut elevation = vec![0.0; state.units.len()];
         let hills = state.table.areas.iter().any(|a| a.kind == AreaKind::Hill);
-        for &(id, at) in &on {
-            if hills {
-                let e = state.table.elevation(at);
-                elevation[id as usize] = e;
-                contour[id as usize] = e.floor() as i32;
-            }
-        }
+        let elevation = (0..state.units.len()).map(|_| Cell::new(f64::NAN)).collect();
         let rivers = state.table.lines.iter().any(|l| l.kind == LineKind::River);
-        let widest = data.map_or(0.0, |data| {
-            state
+        Sightlines {
+            widest: OnceCell::new(),
+            data,
+            state,
+            grid,
+            elevation,
+            hills,
+            rivers,
+            fighting: OnceCell::new(),
+        }
+    }
+
+    /// The ground's elevation under a unit's standard, in contour levels.
+    fn elevation(&self, id: u16) -> f64 {
+        if !self.hills {
+            return 0.0;
+        }
+        let Some(cell) = self.elevation.get(id as usize) else { return 0.0 };
+        if cell.get().is_nan() {
+            cell.set(self.state.table.elevation(self.state.units[id as usize].at));
+        }
+        cell.get()
+    }
+
+    /// The contour a unit stands on (0 on level ground).
+    fn contour(&self, id: u16) -> i32 {
+        self.elevation(id).floor() as i32
+    }
+
+    /// The largest half-diagonal of any unit's footprint on the table.
+    fn widest(&self) -> f64 {
+        *self.widest.get_or_init(|| {
+            let Some(data) = self.data else { return 0.0 };
+            self.state
                 .units
                 .iter()
                 .filter(|u| u.on_table())
                 .map(|u| u.block.footprint(data, u.troop, u.at, u.facing).half_diagonal())
                 .fold(0.0, f64::max)
-        });
-        Sightlines {
-            widest,
-            data,
-            state,
-            grid,
-            contour,
-            elevation,
-            rivers,
-            fighting: OnceCell::new(),
-        }
+        })
     }
 
     /// The state read.
@@ -121,11 +136,11 @@ impl<'a> Sightlines<'a> {
 
     /// Whether units standing across the line between the two standards hide `b` from `a`.
     fn screened(&self, a: &Unit, b: &Unit) -> bool {
-        let viewer = SightStanding { troop: a.troop, contour: self.contour[a.id as usize] };
-        let target = SightStanding { troop: b.troop, contour: self.contour[b.id as usize] };
         if b.troop == crate::model::TroopType::Elephant {
             return false;
         }
+        let viewer = SightStanding { troop: a.troop, contour: self.contour(a.id) };
+        let target = SightStanding { troop: b.troop, contour: self.contour(b.id) };
         let top = |s: SightStanding| s.contour * crate::sight::CONTOUR + height(s.troop);
         let (lo, hi) = (
             Point::new(a.at.x.min(b.at.x) - SCREEN, a.at.y.min(b.at.y) - SCREEN),
@@ -138,16 +153,16 @@ impl<'a> Sightlines<'a> {
                 return;
             }
             let c = &self.state.units[id as usize];
-            let s = SightStanding { troop: c.troop, contour: self.contour[id as usize] };
-            // Only what could hide the target matters: a screen as tall as it, not below the
-            // viewer's contour.
-            if viewer.contour > s.contour || top(s) < top(target) {
+            let across = point_segment_distance_squared(c.at, a.at, b.at) < SCREEN * SCREEN
+                && (c.at - a.at).length_squared() < len2
+                && (c.at - b.at).length_squared() < len2;
+            if !across {
                 return;
             }
-            if point_segment_distance_squared(c.at, a.at, b.at) < SCREEN * SCREEN
-                && (c.at - a.at).length_squared() < len2
-                && (c.at - b.at).length_squared() < len2
-            {
+            // Only what could hide the target matters: a screen as tall as it, not below the
+            // viewer's contour.
+            let s = SightStanding { troop: c.troop, contour: self.contour(id) };
+            if viewer.contour <= s.contour && top(s) >= top(target) {
                 hidden = true;
             }
         });
@@ -209,7 +224,7 @@ fn contacts(data: &Data, sl: &Sightlines) -> Vec<(u16, u16)> {
         .iter()
         .map(|u| live(u).then(|| u.block.footprint(data, u.troop, u.at, u.facing)))
         .collect();
-    let reach = sl.widest;
+    let reach = sl.widest();
     let mut out = Vec::new();
     for (i, ra) in rects.iter().enumerate() {
         let Some(ra) = ra else { continue };
@@ -311,7 +326,7 @@ fn longest_normal_move(data: &Data) -> f64 {
 /// in view, meeting the conditions of [`supports`].
 fn support(data: &Data, sl: &Sightlines, unit: &Unit, rect: &Rect) -> [bool; 3] {
     let mut have = [false; 3];
-    let reach = longest_normal_move(data) + rect.half_diagonal() + sl.widest;
+    let reach = longest_normal_move(data) + rect.half_diagonal() + sl.widest();
     sl.within(unit.at, reach, |f| {
         if f.side != unit.side || f.id == unit.id {
             return;
@@ -340,7 +355,6 @@ pub fn read_in(data: &Data, sl: &Sightlines, unit: &Unit) -> Situation {
     let st = sl.state;
     let within = data.movement.distances.reaction_within;
     let mut s = Situation::default();
-    let me = unit.id as usize;
     let impassable = sl.counted_within(unit, within, |o| {
         if o.side == unit.side {
             s.friends_within += 1;
@@ -379,7 +393,7 @@ pub fn read_in(data: &Data, sl: &Sightlines, unit: &Unit) -> Situation {
             Sector::Rear => s.enemy_in_rear = true,
             Sector::Front => {}
         }
-        let (mine, theirs) = (sl.elevation[me], sl.elevation[o.id as usize]);
+        let (mine, theirs) = (sl.elevation(unit.id), sl.elevation(o.id));
         if mine > theirs + HIGHER {
             s.uphill_of_enemy = true;
         } else if theirs > mine + HIGHER {

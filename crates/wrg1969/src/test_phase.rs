@@ -175,6 +175,36 @@ pub fn check_plan(
     Ok(())
 }
 
+/// Whether an optional test is worth asking for a unit with no order (chart 2): the score it
+/// may expect (the dice's mean and the fixed factors of its situation now, which its side can
+/// see) reaches chart 2's "move toward the nearest enemy" for its class, so the test is more
+/// likely to set it going than to send it back (WRG-RT-01, WRG-RTP-04). False for a unit that
+/// may not test or holds an order.
+pub fn optional_promising(data: &Data, state: &State, id: u16) -> bool {
+    let Some(u) = state.units.get(id as usize).filter(|u| u.on_table()) else { return false };
+    if u.standing.order().is_some() {
+        return false;
+    }
+    let sl = Sightlines::new(data, state);
+    if optional_refusal(&sl, id).is_some() {
+        return false;
+    }
+    let s = read_in(data, &sl, u);
+    let count = crate::random::reaction_dice_count(data, u.start_figures, u.block.figures);
+    let die = crate::random::reaction_die(data, u.status, u.levy);
+    let mean = match die {
+        tabletop::dice::Die::Average => 3.5,
+        tabletop::dice::Die::D(n) => (f64::from(n) + 1.0) / 2.0,
+    };
+    let fixed: i32 = crate::reaction::fixed_factors(data, &s).iter().map(|a| a.delta).sum();
+    let expect = mean * f64::from(count) + f64::from(fixed);
+    let forward = crate::reaction::chart(data, false)
+        .iter()
+        .find(|b| b.result == crate::model::ReactionResult::MoveTowardEnemy)
+        .and_then(|b| b.span(u.class).min);
+    forward.is_some_and(|m| expect >= f64::from(m))
+}
+
 /// The optional tests asked for at the start of the period, each told in the log; a unit that
 /// may no longer test (it broke off and was routed) is told so (WRG-RT-01, WRG-RRES-10).
 pub fn optional_tests(
@@ -200,6 +230,41 @@ pub fn optional_tests(
     let taken = take_tests(data, state, &go, &[], dice);
     notes.extend(taken.iter().map(|t| note(state, t)));
     notes
+}
+
+/// Standing infantry with a hold order that have thrown back an infantry attack (`winner`
+/// pushed `loser` back `inches` and has followed up): they test, and stay where they stood
+/// only if they score below their uncontrolled advance on chart 1; otherwise they follow up
+/// (WRG-RT-10). The test is told in `notes`; returns whether they stay (their follow-up
+/// undone).
+pub fn holders_stay(
+    data: &Data,
+    state: &mut State,
+    loser: u16,
+    winner: u16,
+    inches: f64,
+    dice: &mut dyn DiceSource,
+    notes: &mut Vec<Note>,
+) -> bool {
+    let (Some(w), Some(l)) = (state.units.get(winner as usize), state.units.get(loser as usize))
+    else {
+        return false;
+    };
+    let holding =
+        matches!(w.standing.order().map(|o| &o.verb), Some(crate::orders::Verb::Hold { .. }));
+    if !(holding && w.troop.is_infantry() && l.troop.is_infantry()) {
+        return false;
+    }
+    let taken = take_tests(data, state, &[(winner, Trigger::HoldersFollowUp)], &[], dice);
+    let Some(t) = taken.first() else { return false };
+    notes.push(note(state, t));
+    let stay = t.holds == Some(true);
+    if stay {
+        let w = &mut state.units[winner as usize];
+        w.at -= w.facing.vector() * inches;
+        w.motion = Motion::Still;
+    }
+    stay
 }
 
 /// The stance a unit's owner asked for in this period's plan (steady when the plan says
@@ -448,7 +513,24 @@ pub fn note(state: &State, t: &Taken) -> Note {
     if o.factors.iter().any(|a| a.why.contains("WRG-R-17")) {
         n = n.and("WRG-R-17");
     }
-    n = n.and(o.effect.rule());
+    // Taken at the end of the period, for the next (WRG-RT-11); the charge and below-half
+    // tests are taken at once, the owner's optional test when asked.
+    if !t.trigger.at_once() && t.trigger.mandatory() {
+        n = n.and("WRG-RT-11");
+    }
+    // The follow-up test reads only its one line of the chart (WRG-RT-10).
+    if t.holds.is_none() {
+        // Chart 2's second band: pursuers halt, the others retire (WRG-RRES-07).
+        n = n.and(if o.result == crate::model::ReactionResult::HaltOrRetire {
+            "WRG-RRES-07"
+        } else {
+            o.effect.rule()
+        });
+        // Disorganised troops still carry out their order (WRG-DIS-13).
+        if s.disorganised && o.effect == Effect::CarryOn {
+            n = n.and("WRG-DIS-13");
+        }
+    }
     let dice_kind = if t.status == Status::Barbarian || t.levy { "d6" } else { "average dice" };
     let status = match (t.status, t.levy) {
         (_, true) => "levy",
