@@ -664,7 +664,7 @@ impl Movement {
         let mut notes: Vec<String> = Vec::new();
         if let Some(p) = &measured {
             for item in &p.items {
-                notes.push(format!("{}: {} [{}]", item.what, inches(item.cost), item.rule));
+                notes.push(item.describe());
             }
             if let Some(why) = &p.stopped {
                 match (&verdict, charge) {

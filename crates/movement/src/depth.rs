@@ -3,9 +3,11 @@
 use crate::Movement;
 use crate::layout::outline;
 use crate::model::{Discipline, Formation, MoraleState};
-use crate::state::{State, UnitId};
+use crate::state::{DepthInfo, Event, State, UnitId};
 use serde::{Deserialize, Serialize};
+use tabletop::dice::{DiceSource, Die, roll};
 use tabletop::geometry::{Rect, Sector};
+use tabletop::rules::RuleId;
 
 /// The depth comparison for one unit in melee.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -93,6 +95,48 @@ impl Movement {
                 format!("{ranks} ranks against {enemy_ranks}: the shallower formation"),
                 "MOV-DEPTH-01",
             )
+        }
+    }
+
+    /// A T6 morale check for `unit` (MOV-R-21), with the depth bonus when it is in melee
+    /// contact (MOV-DEPTH), taken for `cause` (none: the umpire's command).
+    pub fn morale_check(
+        &self,
+        state: &State,
+        unit: UnitId,
+        cause: Option<&'static str>,
+        dice: &mut dyn DiceSource,
+    ) -> Event {
+        let u = &state.units[unit];
+        let mut modifiers = self.morale_modifiers(u.morale, u.discipline);
+        let depth = if self.contacts(state, unit).is_empty() {
+            None
+        } else {
+            let d = self.depth_bonus(state, unit);
+            if d.bonus != 0 {
+                modifiers.push((format!("deeper formation [{}]", d.rule), d.bonus));
+            }
+            Some(DepthInfo {
+                bonus: d.bonus,
+                ranks: d.ranks,
+                enemy_ranks: d.enemy_ranks,
+                reason: d.reason,
+                rule: RuleId::new(d.rule),
+            })
+        };
+        let r = roll(dice, Die::D10, "morale check", RuleId::new("MOV-R-21"));
+        let total = r.value as i32 + modifiers.iter().map(|m| m.1).sum::<i32>();
+        let target = self.data.checks.morale.target;
+        Event::MoraleChecked {
+            unit,
+            name: String::new(),
+            roll: r,
+            modifiers,
+            total,
+            target,
+            passed: total >= target,
+            depth,
+            cause: cause.map(RuleId::new),
         }
     }
 

@@ -8,7 +8,7 @@ use crate::ground::{Blocked, Ground, MoverKind};
 use crate::layout::{Pose, centroid, layout, outline, ranks, shape_problem};
 use crate::model::{Formation, Turn};
 use crate::shapes::{convex_hull, convex_overlap, rect_poly, sweep_interval, swept};
-use crate::state::{CostItem, State, Step, Unit, UnitId};
+use crate::state::{CostItem, Factor, Leg, LegKind, State, Step, Unit, UnitId};
 use std::collections::BTreeSet;
 use tabletop::geometry::{Facing, Point, Rect, Sector, Vec2, Wheel, direction_sector, rotation};
 use tabletop::rules::{Refusal, RuleId};
@@ -78,6 +78,14 @@ pub struct Plan {
     /// After a formation change: the old index of the stand now in each place, when the
     /// stands change places.
     pub reorder: Option<Vec<usize>>,
+    /// The steps carried out, each with its poses and cost.
+    pub legs: Vec<Leg>,
+    /// A stretch of the path passed through friends (a move imposed by a morale result).
+    pub through_friends: bool,
+    /// Inches measured by the last wheel or change of formation (for its leg).
+    pub last_measured: f64,
+    /// The rule that cut the move short, when something did.
+    pub stop_rule: Option<&'static str>,
 }
 
 fn refuse(rule: &'static str, reason: impl Into<String>) -> Refusal {
@@ -159,16 +167,21 @@ impl<'a> Planner<'a> {
         None
     }
 
-    /// The direction factor for a displacement (MOV-DIR): forward 1, sideways or back 2.
-    pub fn direction_factor(&self, pose: &Pose, d: Vec2) -> (f64, &'static str, Sector) {
+    /// The direction factor for a displacement (MOV-DIR-01..04, MOV-R-05): forward 1, sideways
+    /// or back 2; a circle has no flank or rear (MOV-FORM-04).
+    pub fn direction_factor(&self, pose: &Pose, d: Vec2) -> Direction {
         let f = &self.rules.data.facing.direction;
         if pose.formation == Formation::Circle {
-            return (f.forward, "MOV-FORM-04", Sector::Front);
+            return Direction {
+                rule: "MOV-FORM-04",
+                what: "a circle: every way is forward",
+                value: f.forward,
+            };
         }
         match direction_sector(pose.facing, d) {
-            Sector::Front => (f.forward, "MOV-DIR-01", Sector::Front),
-            Sector::Rear => (f.backward, "MOV-DIR-02", Sector::Rear),
-            s => (f.sideways, "MOV-DIR-03", s),
+            Sector::Front => Direction { rule: "MOV-DIR-01", what: "forward", value: f.forward },
+            Sector::Rear => Direction { rule: "MOV-DIR-02", what: "backward", value: f.backward },
+            _ => Direction { rule: "MOV-DIR-03", what: "sideways", value: f.sideways },
         }
     }
 
@@ -214,12 +227,7 @@ impl<'a> Planner<'a> {
                 continue;
             }
             let tm = 0.5 * (t0 + t1);
-            let mut worst = TerrainPiece {
-                rule: "MOV-TER-02",
-                what: "firm ground",
-                length: 0.0,
-                multiplier: 0.0,
-            };
+            let mut worst = TerrainPiece { multiplier: 0.0, ..TerrainPiece::firm(0.0, 0.0) };
             for (k, pieces) in per_stand.iter().enumerate() {
                 while next[k] + 1 < pieces.len() && pieces[next[k]].t1 < tm {
                     next[k] += 1;
@@ -231,14 +239,18 @@ impl<'a> Planner<'a> {
                 if g.ground > worst.multiplier {
                     worst = TerrainPiece {
                         rule: g.rule,
-                        what: if g.uphill { "uphill" } else { g.what },
+                        what: g.what,
                         length: 0.0,
                         multiplier: g.ground,
+                        base: g.base,
+                        uphill: g.uphill,
+                        on_slope: g.on_slope,
+                        also: g.also,
                     };
                 }
             }
             if worst.multiplier == 0.0 {
-                worst.multiplier = self.rules.data.terrain.multiplier.firm;
+                worst = TerrainPiece::firm(0.0, self.rules.data.terrain.multiplier.firm);
             }
             worst.length = (t1 - t0) * measure;
             into.push(worst);
@@ -246,37 +258,62 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
+    /// Adds the items of a cost by distance: one per kind of ground met (in order of first
+    /// appearance), each with its inches and its factors (the ground underfoot, uphill, the
+    /// direction), and returns their total.
     fn add_terrain_items(
         &self,
         plan: &mut Plan,
         pieces: Vec<TerrainPiece>,
-        factor: f64,
-        dir_rule: &'static str,
+        direction: Option<Direction>,
         label: &str,
     ) -> f64 {
-        // Group by ground and multiplier, keeping the order of first appearance.
         let mut grouped: Vec<TerrainPiece> = Vec::new();
         for p in pieces {
-            match grouped
-                .iter_mut()
-                .find(|g| g.rule == p.rule && g.what == p.what && g.multiplier == p.multiplier)
-            {
+            match grouped.iter_mut().find(|g| g.same_ground(&p)) {
                 Some(g) => g.length += p.length,
                 None => grouped.push(p),
             }
         }
+        let up = self.rules.data.terrain.multiplier.uphill;
         let mut total = 0.0;
         for g in grouped {
-            let cost = g.length * g.multiplier * factor;
-            total += cost;
-            plan.rules.insert(g.rule);
-            plan.rules.insert(dir_rule);
-            let mut what =
-                format!("{label}: {:.2}\" of {} ×{}", g.length, g.what, fmt_num(g.multiplier));
-            if factor != 1.0 {
-                what.push_str(&format!(" ×{} ({})", fmt_num(factor), direction_word(dir_rule)));
+            let mut parts: Vec<(&'static str, &'static str, f64)> = vec![(g.rule, g.what, g.base)];
+            if g.uphill {
+                parts.push(("MOV-TER-04", "uphill", up));
             }
-            plan.items.push(CostItem { rule: RuleId::new(g.rule), what, cost });
+            if g.on_slope {
+                parts.push(("MOV-TER-05", "level or downhill on a hill", 1.0));
+            }
+            if let Some(d) = direction {
+                parts.push((d.rule, d.what, d.value));
+            }
+            let cost = parts.iter().fold(g.length, |c, f| c * f.2);
+            total += cost;
+            plan.rules.insert("MOV-TER-01");
+            for f in &parts {
+                plan.rules.insert(f.0);
+            }
+            let factors: Vec<Factor> = parts.iter().map(|f| Factor::new(f.0, f.1, f.2)).collect();
+            if let Some(also) = g.also {
+                plan.rules.insert(also);
+            }
+            if g.rule != "MOV-TER-02" || g.uphill {
+                // The same multiplier whatever the troop type and armor.
+                plan.rules.insert("MOV-GEN-11");
+            }
+            if direction.is_some_and(|d| d.value != 1.0) && g.multiplier != 1.0 {
+                // Terrain and direction multiply (MOV-R-04).
+                plan.rules.insert("MOV-TER-14");
+            }
+            plan.items.push(CostItem {
+                rule: RuleId::new(if g.uphill { "MOV-TER-04" } else { g.rule }),
+                what: label.to_string(),
+                cost,
+                leg: plan.legs.len(),
+                inches: Some(g.length),
+                factors,
+            });
         }
         total
     }
@@ -297,9 +334,16 @@ impl<'a> Planner<'a> {
             obstacles: Vec::new(),
             left_table: false,
             reorder: None,
+            legs: Vec::new(),
+            through_friends: false,
+            last_measured: 0.0,
+            stop_rule: None,
         };
         let mut formed_once = false;
         for (i, step) in steps.iter().enumerate() {
+            let from = pose;
+            let cost_before = plan.cost;
+            let items_before = plan.items.len();
             let stop = match step {
                 Step::Advance { to } => {
                     self.advance(&mut pose, Vec2::new(to[0], to[1]), opts, &mut plan)?
@@ -325,6 +369,17 @@ impl<'a> Planner<'a> {
             };
             plan.cumulative.push(plan.cost);
             plan.pose = pose;
+            let leg = plan.legs.len();
+            for item in &mut plan.items[items_before..] {
+                item.leg = leg;
+            }
+            let (kind, measured) = match step {
+                Step::Advance { .. } => (LegKind::Advance, from.at.distance(pose.at)),
+                Step::Face(_) => (LegKind::Face, 0.0),
+                Step::Wheel { .. } => (LegKind::Wheel, plan.last_measured),
+                Step::Form { .. } => (LegKind::Form, plan.last_measured),
+            };
+            plan.legs.push(Leg { kind, from, to: pose, measured, cost: plan.cost - cost_before });
             if stop || plan.left_table {
                 plan.dropped_steps = steps.len() - i - 1;
                 break;
@@ -332,6 +387,19 @@ impl<'a> Planner<'a> {
         }
         plan.pose = pose;
         plan.ends_in_contact = !plan.left_table && self.in_contact(&pose);
+        if plan.legs.iter().any(|l| l.kind == LegKind::Wheel) && plan.legs.len() > 1 {
+            // Wheels mixed with the other steps of a move (MOV-WHEEL-02).
+            plan.rules.insert("MOV-WHEEL-02");
+        }
+        if let Some(first_face) = plan.legs.iter().position(|l| l.kind == LegKind::Face)
+            && plan.legs[first_face..].iter().any(|l| {
+                l.kind == LegKind::Advance
+                    && self.direction_factor(&l.from, l.to.at - l.from.at).rule == "MOV-DIR-01"
+            })
+        {
+            // Turned first, then marched forward (MOV-DIR-06).
+            plan.rules.insert("MOV-DIR-06");
+        }
         Ok(plan)
     }
 
@@ -381,6 +449,7 @@ impl<'a> Planner<'a> {
                     }
                     t_end = lo;
                     stop = Some(b.describe());
+                    plan.stop_rule = Some(b.rule());
                 } else {
                     return Err(refuse(b.rule(), b.describe()));
                 }
@@ -416,9 +485,15 @@ impl<'a> Planner<'a> {
                 }
                 OnFriend::StopShort => {
                     t_end = t;
-                    stop = Some(format!("stopped short of the friendly unit '{name}'"));
+                    stop = Some(format!(
+                        "stopped short of the friendly unit '{name}': only a move imposed by a morale result passes through friends"
+                    ));
+                    plan.stop_rule = Some("MOV-THRU-02");
                 }
-                OnFriend::PassThrough => {}
+                OnFriend::PassThrough => {
+                    plan.through_friends = true;
+                    plan.rules.insert("MOV-THRU-02");
+                }
             }
         }
         if let Some((t, name)) = first(true, t_end) {
@@ -439,7 +514,10 @@ impl<'a> Planner<'a> {
                 OnEnemy::StopAtContact | OnEnemy::StopShort => {
                     t_end = t;
                     stop_is_contact = true;
-                    stop = Some(format!("stopped at contact with the enemy unit '{name}'"));
+                    stop = Some(format!(
+                        "stopped at contact with the enemy unit '{name}', which no stand may enter"
+                    ));
+                    plan.stop_rule = Some("MOV-THRU-01");
                 }
             }
         }
@@ -484,7 +562,7 @@ impl<'a> Planner<'a> {
             }
         }
         // Cost.
-        let (factor, dir_rule, _) = self.direction_factor(pose, d);
+        let direction = self.direction_factor(pose, d);
         let ends: Vec<Point> = stands.iter().map(|s| s.centre + d).collect();
         let centres: Vec<Point> = stands.iter().map(|s| s.centre).collect();
         let mut pieces = Vec::new();
@@ -495,16 +573,11 @@ impl<'a> Planner<'a> {
             }
             // Leaving the table: price the flight as firm ground.
             pieces.clear();
-            pieces.push(TerrainPiece {
-                rule: "MOV-TER-02",
-                what: "firm ground",
-                length: measure,
-                multiplier: 1.0,
-            });
+            pieces.push(TerrainPiece::firm(measure, self.rules.data.terrain.multiplier.firm));
         }
-        let label = "advance".to_string();
-        plan.cost += self.add_terrain_items(plan, pieces, factor, dir_rule, &label);
-        plan.rules.insert(dir_rule);
+        plan.cost += self.add_terrain_items(plan, pieces, Some(direction), "advance");
+        // The sector of the path against the facing (MOV-DIR-04, MOV-R-05).
+        plan.rules.insert("MOV-DIR-04");
         // Linear obstacles, once each per move (MOV-R-33).
         let mut crossed = Vec::new();
         for (a, b) in centres.iter().zip(&ends) {
@@ -519,11 +592,11 @@ impl<'a> Planner<'a> {
                 if c > 0.0 {
                     plan.cost += c;
                     plan.rules.insert("MOV-TER-12");
-                    plan.items.push(CostItem {
-                        rule: RuleId::new("MOV-TER-12"),
-                        what: format!("crossing '{}'", self.state.table.lines[o].name),
-                        cost: c,
-                    });
+                    plan.items.push(CostItem::fixed(
+                        "MOV-TER-12",
+                        format!("crossing '{}' once", self.state.table.lines[o].name),
+                        c,
+                    ));
                 }
             }
         }
@@ -533,6 +606,7 @@ impl<'a> Planner<'a> {
             plan.stopped = Some(s);
             if stop_is_contact {
                 plan.rules.insert("MOV-GEN-07");
+                plan.rules.insert("MOV-THRU-01");
             }
             return Ok(true);
         }
@@ -612,23 +686,56 @@ impl<'a> Planner<'a> {
             ));
         }
         let cost = self.rules.data.facing.cost.get(self.unit.discipline);
+        let before = *pose;
         *pose = self.turned(pose, turn)?;
         plan.cost += cost;
-        plan.rules.insert("MOV-FACE-02");
-        plan.items.push(CostItem {
-            rule: RuleId::new("MOV-FACE-02"),
-            what: format!(
-                "change of facing {} ({:?} discipline)",
-                match turn {
-                    Turn::Right => "to the right",
-                    Turn::Left => "to the left",
-                    Turn::About => "to the rear",
-                },
-                self.unit.discipline
-            )
-            .to_lowercase(),
-            cost,
-        });
+        // One change each, right, left or rear (MOV-FACE-01, MOV-R-08), at the fixed cost of the
+        // discipline (MOV-FACE-02), never multiplied (MOV-FACE-06); each stand turns about its
+        // own centre and the unit closes up (MOV-FACE-05, MOV-R-07).
+        for r in ["MOV-FACE-01", "MOV-FACE-02", "MOV-FACE-05", "MOV-FACE-06"] {
+            plan.rules.insert(r);
+        }
+        if plan.legs.iter().any(|l| l.kind == LegKind::Face) {
+            // Several changes in one move, each paid (MOV-FACE-03).
+            plan.rules.insert("MOV-FACE-03");
+        }
+        match (before.formation, pose.formation) {
+            (Formation::Mass, _) => {
+                // A mass turned stays a mass, as deep as it is wide (MOV-FORM-08); a levy must
+                // (MOV-FORM-07).
+                plan.rules.insert("MOV-FORM-08");
+                if self.unit.levy {
+                    plan.rules.insert("MOV-FORM-07");
+                }
+            }
+            (a, b) if a != b => {
+                // A line turned into a file is a column, and back (MOV-FORM-11); neither moves
+                // differently (MOV-FORM-03).
+                plan.rules.insert("MOV-FORM-11");
+                plan.rules.insert("MOV-FORM-03");
+            }
+            _ => {}
+        }
+        let shifted = {
+            // The centroid is kept unless the stands had to be shifted to fit (MOV-R-07).
+            let n = self.n();
+            let c0 = centroid(&layout(&before, n, self.size()));
+            let c1 = centroid(&layout(pose, n, self.size()));
+            c0.distance(c1)
+        };
+        let mut what = format!(
+            "change of facing {} ({} discipline, a fixed cost)",
+            match turn {
+                Turn::Right => "to the right",
+                Turn::Left => "to the left",
+                Turn::About => "to the rear",
+            },
+            format!("{:?}", self.unit.discipline).to_lowercase()
+        );
+        if shifted > 1e-6 {
+            what.push_str(&format!(", shifted {shifted:.1}\" to fit"));
+        }
+        plan.items.push(CostItem::fixed("MOV-FACE-02", what, cost));
         Ok(())
     }
 
@@ -682,7 +789,7 @@ impl<'a> Planner<'a> {
         // Collisions at each chord end and midpoint.
         let samples = chords * 2;
         let mut last_ok = 0.0;
-        let mut stop: Option<(String, bool)> = None;
+        let mut stop: Option<(String, bool, &'static str)> = None;
         for k in 1..=samples {
             let f = k as f64 / samples as f64;
             let (p, rects) = at_fraction(f);
@@ -710,6 +817,7 @@ impl<'a> Planner<'a> {
                             stop = Some((
                                 format!("stopped at contact with the enemy unit '{name}'"),
                                 true,
+                                "MOV-THRU-01",
                             ))
                         }
                     },
@@ -721,17 +829,20 @@ impl<'a> Planner<'a> {
                             ));
                         }
                         OnFriend::StopShort => {
-                            stop = Some((format!("stopped short of '{name}'"), false))
+                            stop =
+                                Some((format!("stopped short of '{name}'"), false, "MOV-THRU-02"))
                         }
                         OnFriend::PassThrough => {
                             last_ok = f;
                             let _ = p;
+                            plan.through_friends = true;
+                            plan.rules.insert("MOV-THRU-02");
                             continue;
                         }
                     },
                     Collision::Terrain(rule) => {
                         if opts.stop_at_terrain {
-                            stop = Some((name, false));
+                            stop = Some((name, false, rule));
                         } else {
                             return Err(refuse(rule, name));
                         }
@@ -748,7 +859,11 @@ impl<'a> Planner<'a> {
         let base = radius * radians.abs() * done;
         let backward = degrees < 0.0;
         let dir = &self.rules.data.facing.direction;
-        let factor = if backward { dir.backward_wheel } else { 1.0 };
+        let direction = if backward {
+            Direction { rule: "MOV-WHEEL-05", what: "backward wheel", value: dir.backward_wheel }
+        } else {
+            Direction { rule: "MOV-WHEEL-05", what: "forward wheel, not doubled", value: 1.0 }
+        };
         let mut pieces = Vec::new();
         let used_chords = ((chords as f64) * done).ceil().max(1.0) as usize;
         let mut prev = layout(pose, n, size).iter().map(|r| r.centre).collect::<Vec<_>>();
@@ -767,24 +882,33 @@ impl<'a> Planner<'a> {
         }
         let terrain_total: f64 = pieces.iter().map(|p| p.length * p.multiplier).sum();
         // Rounding of the chord sum: keep the firm-ground wheel exactly W·θ.
-        if pieces.iter().all(|p| p.rule == "MOV-TER-02") && (terrain_total - base).abs() < 1e-9 {
-            pieces = vec![TerrainPiece {
-                rule: "MOV-TER-02",
-                what: "firm ground",
-                length: base,
-                multiplier: 1.0,
-            }];
+        if pieces.iter().all(|p| p.rule == "MOV-TER-02" && !p.uphill && !p.on_slope)
+            && (terrain_total - base).abs() < 1e-9
+        {
+            pieces = vec![TerrainPiece::firm(base, self.rules.data.terrain.multiplier.firm)];
         }
-        let label = format!("wheel {degrees:.0}° on a {radius:.2}\" radius");
-        let dir_rule = if backward { "MOV-WHEEL-05" } else { "MOV-WHEEL-04" };
-        plan.cost += self.add_terrain_items(plan, pieces, factor, dir_rule, &label);
-        plan.rules.insert("MOV-WHEEL-03");
+        let label = format!(
+            "wheel {:.0}° about the {} front corner (outside of the turn {radius:.2}\" × {:.3} rad)",
+            degrees,
+            match pivot {
+                tabletop::geometry::Pivot::Left => "left",
+                tabletop::geometry::Pivot::Right => "right",
+            },
+            radians.abs() * done
+        );
+        plan.cost += self.add_terrain_items(plan, pieces, Some(direction), &label);
+        plan.last_measured = base;
+        for r in ["MOV-WHEEL-01", "MOV-WHEEL-03", "MOV-WHEEL-04", "MOV-WHEEL-05"] {
+            plan.rules.insert(r);
+        }
         *pose = at_fraction(done).0;
         plan.path.push(pose.at);
-        if let Some((s, contact)) = stop {
+        if let Some((s, contact, rule)) = stop {
             plan.stopped = Some(s);
+            plan.stop_rule = Some(rule);
             if contact {
                 plan.rules.insert("MOV-GEN-07");
+                plan.rules.insert("MOV-THRU-01");
             }
             return Ok(true);
         }
@@ -908,8 +1032,9 @@ impl<'a> Planner<'a> {
             }
             plan.reorder = Some(order);
         }
-        let label = format!("forming {formation}: farthest stand");
-        plan.cost += self.add_terrain_items(plan, worst, 1.0, "MOV-FORM-12", &label);
+        let label = format!("forming {formation}: the costliest stand's path");
+        plan.last_measured = worst.iter().map(|p| p.length).sum();
+        plan.cost += self.add_terrain_items(plan, worst, None, &label);
         let turns = old
             .iter()
             .enumerate()
@@ -917,13 +1042,44 @@ impl<'a> Planner<'a> {
         if turns {
             let c = self.rules.data.facing.cost.get(u.discipline);
             plan.cost += c;
-            plan.items.push(CostItem {
-                rule: RuleId::new("MOV-FORM-12"),
-                what: "stands turn while forming".into(),
-                cost: c,
-            });
+            plan.items.push(CostItem::fixed(
+                "MOV-FORM-12",
+                format!(
+                    "stands turn while forming: one change of facing ({} discipline)",
+                    format!("{:?}", u.discipline).to_lowercase()
+                ),
+                c,
+            ));
+            plan.rules.insert("MOV-FACE-02");
         }
+        // One of the five formations (MOV-FORM-01), each checked by its own geometry.
+        plan.rules.insert("MOV-FORM-01");
         plan.rules.insert("MOV-FORM-12");
+        if formation != Formation::OpenOrder {
+            // Formed: every stand touching (MOV-FORM-02).
+            plan.rules.insert("MOV-FORM-02");
+        }
+        match formation {
+            Formation::Line | Formation::Column => {
+                plan.rules.insert("MOV-FORM-11");
+                if matches!(pose.formation, Formation::Line | Formation::Column)
+                    && pose.formation != formation
+                {
+                    plan.rules.insert("MOV-FORM-03");
+                }
+            }
+            Formation::OpenOrder => {
+                plan.rules.insert("MOV-FORM-05");
+                plan.rules.insert("MOV-FORM-06");
+            }
+            Formation::Mass => {
+                plan.rules.insert("MOV-FORM-08");
+                plan.rules.insert(if u.levy { "MOV-FORM-07" } else { "MOV-FORM-10" });
+            }
+            Formation::Circle => {
+                plan.rules.insert("MOV-FORM-04");
+            }
+        }
         *pose = new;
         plan.path.push(pose.at);
         Ok(())
@@ -1012,31 +1168,66 @@ pub fn bottleneck_assignment(old: &[Point], new: &[Point]) -> Vec<usize> {
     matching(values[lo]).unwrap_or(identity)
 }
 
-/// One piece of priced ground.
+/// The direction factor of a piece of a move: its rule, its name and its multiplier.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Direction {
+    /// The rule (MOV-DIR-01, -02, -03; MOV-FORM-04 for a circle; MOV-WHEEL-05 for wheels).
+    pub rule: &'static str,
+    /// In words.
+    pub what: &'static str,
+    /// The multiplier.
+    pub value: f64,
+}
+
+/// One piece of priced ground: the ground under the worst-placed stand (MOV-R-01).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TerrainPiece {
-    /// The rule.
+    /// The rule of the ground underfoot.
     pub rule: &'static str,
     /// The ground in words.
     pub what: &'static str,
     /// Inches measured.
     pub length: f64,
-    /// The multiplier (ground × uphill).
+    /// The whole multiplier (ground × uphill).
     pub multiplier: f64,
+    /// The multiplier of the ground underfoot alone.
+    pub base: f64,
+    /// Climbing (MOV-TER-04).
+    pub uphill: bool,
+    /// On a hill, level or downhill (MOV-TER-05).
+    pub on_slope: bool,
+    /// Another rule the ground applies (the river crossed, the road a bridge carries).
+    pub also: Option<&'static str>,
 }
 
-fn fmt_num(x: f64) -> String {
-    let s = format!("{x:.3}");
-    s.trim_end_matches('0').trim_end_matches('.').to_string()
-}
-
-fn direction_word(rule: &str) -> &'static str {
-    match rule {
-        "MOV-DIR-02" => "backward",
-        "MOV-DIR-03" => "sideways",
-        "MOV-WHEEL-05" => "backward wheel",
-        _ => "direction",
+impl TerrainPiece {
+    /// Firm ground.
+    pub fn firm(length: f64, firm: f64) -> TerrainPiece {
+        TerrainPiece {
+            rule: "MOV-TER-02",
+            what: "firm ground",
+            length,
+            multiplier: firm,
+            base: firm,
+            uphill: false,
+            on_slope: false,
+            also: None,
+        }
     }
+
+    fn same_ground(&self, o: &TerrainPiece) -> bool {
+        self.rule == o.rule
+            && self.what == o.what
+            && self.multiplier == o.multiplier
+            && self.uphill == o.uphill
+            && self.on_slope == o.on_slope
+            && self.also == o.also
+    }
+}
+
+/// The sector of a direction from a unit facing `facing` (MOV-DIR-04, MOV-R-05).
+pub fn direction_sector_of(facing: Facing, d: Vec2) -> Sector {
+    direction_sector(facing, d)
 }
 
 /// The files that make the squarest mass of `n` stands (MOV-R-14).

@@ -64,17 +64,24 @@ impl Blocked {
     }
 }
 
-/// What the ground under a point is made of, for the log.
+/// What the ground under a piece of path is made of, for the log and the referee.
 #[derive(Clone, Debug, PartialEq)]
 pub struct GroundInfo {
-    /// The multiplier of the ground (before uphill and direction).
+    /// The whole multiplier: the ground underfoot, doubled when the piece climbs.
     pub ground: f64,
-    /// The rule behind it.
+    /// The multiplier of the ground underfoot alone.
+    pub base: f64,
+    /// The rule behind the ground underfoot.
     pub rule: &'static str,
-    /// The ground in words ("ford", "mud").
+    /// The ground in words ("ford", "mud", "dirt road (wet)").
     pub what: &'static str,
-    /// True when the piece climbs.
+    /// Other rules the ground applies: the river crossed at a ford or bridge (MOV-TER-06), the
+    /// road a bridge carries (MOV-TER-09, MOV-TER-10).
+    pub also: Option<&'static str>,
+    /// True when the piece climbs (MOV-TER-04).
     pub uphill: bool,
+    /// True when the piece is on a hill without climbing: level or downhill (MOV-TER-05).
+    pub on_slope: bool,
 }
 
 /// The terrain of one table under one weather, priced by T3.
@@ -97,16 +104,21 @@ fn crossing_at(line: &LinearFeature, s: f64) -> Option<CrossingKind> {
 }
 
 impl Ground<'_> {
-    fn road_multiplier(&self, kind: LineKind) -> Option<f64> {
+    /// A road's multiplier, rule and name under this weather (MOV-TER-09, MOV-TER-10).
+    fn road(&self, kind: LineKind) -> Option<(f64, &'static str, &'static str)> {
         let m = &self.data.multiplier;
         match kind {
-            LineKind::PavedRoad => Some(m.paved_road),
+            LineKind::PavedRoad => Some((m.paved_road, "MOV-TER-09", "paved road")),
             LineKind::DirtRoad => Some(match self.weather {
-                Weather::Dry => m.dirt_road_dry,
-                Weather::Wet => m.dirt_road_wet,
+                Weather::Dry => (m.dirt_road_dry, "MOV-TER-10", "dirt road (dry)"),
+                Weather::Wet => (m.dirt_road_wet, "MOV-TER-10", "dirt road (wet)"),
             }),
             _ => None,
         }
+    }
+
+    fn road_multiplier(&self, kind: LineKind) -> Option<f64> {
+        self.road(kind).map(|r| r.0)
     }
 
     /// The road under `p`, if any: its multiplier (the cheapest road there).
@@ -128,20 +140,22 @@ impl Ground<'_> {
     pub fn piece(&self, g: &TerrainGround, who: MoverKind) -> Result<GroundInfo, Blocked> {
         let m = &self.data.multiplier;
         let lines = &self.table.lines;
-        let mut water: Option<(f64, &'static str, &'static str)> = None;
-        let mut road: Option<f64> = None;
+        // (multiplier, rule, words, the river's rule when a river is crossed)
+        let mut water: Option<(f64, &'static str, &'static str, Option<&'static str>)> = None;
+        let mut road: Option<(f64, &'static str, &'static str)> = None;
         for j in g.bands.iter() {
             let Some(l) = lines.get(j) else { continue };
             match l.kind {
                 LineKind::River | LineKind::Stream => {
+                    let river = (l.kind == LineKind::River).then_some("MOV-TER-06");
                     let v = if g.in_ford(j) {
-                        (m.ford, "MOV-TER-07", "ford")
+                        (m.ford, "MOV-TER-07", "ford", river)
                     } else if g.on_bridge(j) {
-                        (f64::NAN, "MOV-TER-08", "bridge")
+                        (f64::NAN, "MOV-TER-08", "bridge", river)
                     } else if l.kind == LineKind::River {
                         return Err(Blocked::River(l.name.clone()));
                     } else {
-                        (m.stream, "MOV-TER-12", "stream")
+                        (m.stream, "MOV-TER-12", "stream", None)
                     };
                     water = Some(match water {
                         Some(o) if o.0 >= v.0 => o,
@@ -149,26 +163,37 @@ impl Ground<'_> {
                     });
                 }
                 k => {
-                    if let Some(r) = self.road_multiplier(k) {
-                        road = Some(road.map_or(r, |b: f64| b.min(r)));
+                    if let Some(r) = self.road(k)
+                        && road.is_none_or(|b| r.0 < b.0)
+                    {
+                        road = Some(r);
                     }
                 }
             }
         }
-        let ground = match water {
-            // A bridge costs as the road over it, or firm ground without one.
-            Some((v, rule, what)) if v.is_nan() => (road.unwrap_or(m.firm), rule, what),
-            Some(w) => w,
-            None => match road {
-                Some(r) => {
-                    if r == m.paved_road && self.weather == Weather::Dry {
-                        (r, "MOV-TER-09", "road")
+        // (multiplier, rule, words, another rule applied)
+        let ground: (f64, &'static str, &'static str, Option<&'static str>) = match water {
+            // A bridge costs as the road over it, or firm ground without one (MOV-TER-08).
+            Some((v, rule, _, river)) if v.is_nan() => match road {
+                Some((r, road_rule, _)) => (
+                    r,
+                    rule,
+                    if road_rule == "MOV-TER-09" {
+                        "bridge (as its paved road)"
+                    } else if self.weather == Weather::Dry {
+                        "bridge (as its dirt road, dry)"
                     } else {
-                        (r, "MOV-TER-10", "dirt road")
-                    }
-                }
+                        "bridge (as its dirt road, wet)"
+                    },
+                    Some(road_rule),
+                ),
+                None => (m.firm, rule, "bridge (as firm ground)", river),
+            },
+            Some((v, rule, what, river)) => (v, rule, what, river),
+            None => match road {
+                Some((r, rule, what)) => (r, rule, what, None),
                 None => {
-                    let mut best = (m.firm, "MOV-TER-02", "firm ground");
+                    let mut best = (m.firm, "MOV-TER-02", "firm ground", None);
                     for i in g.areas.iter() {
                         let Some(a) = self.table.areas.get(i) else { continue };
                         let v = match a.kind {
@@ -185,7 +210,7 @@ impl Ground<'_> {
                             }
                         };
                         if v.0 > best.0 {
-                            best = v;
+                            best = (v.0, v.1, v.2, None);
                         }
                     }
                     best
@@ -193,11 +218,18 @@ impl Ground<'_> {
             },
         };
         let uphill = g.is_uphill(self.data.slope.uphill_threshold);
+        let on_hill = g
+            .areas
+            .iter()
+            .any(|i| self.table.areas.get(i).is_some_and(|a| a.kind == AreaKind::Hill));
         Ok(GroundInfo {
             ground: ground.0 * if uphill { m.uphill } else { 1.0 },
-            rule: if uphill { "MOV-TER-04" } else { ground.1 },
+            base: ground.0,
+            rule: ground.1,
             what: ground.2,
+            also: ground.3,
             uphill,
+            on_slope: on_hill && !uphill,
         })
     }
 

@@ -14,6 +14,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bot;
 mod controls;
 pub mod data;
 pub mod depth;
@@ -23,21 +24,24 @@ pub mod layout;
 pub mod model;
 pub mod referee;
 pub mod regroup;
+pub mod route;
 mod rules_impl;
 pub mod scenario;
 pub mod shapes;
 pub mod state;
 
 pub use data::Data;
-pub use model::{Armor, Discipline, Formation, MoraleState, PieceClass, TroopType, Turn, Weather};
+pub use model::{
+    Armor, Discipline, Formation, Melee, MoraleState, PieceClass, TroopType, Turn, Weather,
+};
 pub use scenario::Scenario;
-pub use state::{Command, Event, State, Step, Unit, UnitId};
+pub use state::{AllowanceBasis, Command, Event, Factor, State, Step, Unit, UnitId};
 
 use crate::engine::{OnEnemy, OnFriend, Options, Plan, Planner};
 use crate::ground::MoverKind;
 use crate::layout::Pose;
 use serde::Serialize;
-use tabletop::rules::{Refusal, Side};
+use tabletop::rules::{Refusal, RuleId, Side};
 
 /// The rule set's ID, as scenario files name it (`ruleset = "movement"`).
 pub const ID: &str = "movement";
@@ -64,6 +68,8 @@ pub struct Allowance {
     pub this_move: f64,
     /// The rules that set it.
     pub rules: Vec<&'static str>,
+    /// How it was made: the rate and each factor with its rule.
+    pub basis: AllowanceBasis,
 }
 
 impl Movement {
@@ -139,16 +145,73 @@ impl Movement {
     pub fn allowance(&self, u: &Unit, forced: bool, charge: bool) -> Allowance {
         let (normal, mut rules) = self.normal_allowance(u, u.pose.formation);
         let m = &self.data.rates.multipliers;
+        let mut basis = self.rate_basis(u);
+        if u.pose.formation == Formation::Circle {
+            basis.factors.push(Factor::new("MOV-FORM-04", "in circle", m.circle));
+        }
         let this_move = if forced {
             rules.push("MOV-FM-02");
+            basis.factors.push(Factor::new("MOV-FM-02", "forced march", m.forced_march));
+            // The charge bonus never combines with a forced march (MOV-FM-04).
+            basis.factors.push(Factor::new("MOV-FM-04", "no charge bonus on a forced march", 1.0));
             normal * m.forced_march
         } else if charge {
             rules.push("MOV-GEN-08");
+            basis.factors.push(Factor::new("MOV-GEN-08", "charge bonus", m.charge));
             normal * m.charge
         } else {
             normal
         };
-        Allowance { normal, this_move, rules }
+        Allowance { normal, this_move, rules, basis }
+    }
+
+    /// The rate a unit's allowance starts from, and why: its slowest stand's T1 rate
+    /// (MOV-GEN-02, MOV-R-10), a creature's own rate (MOV-GEN-10) or its piece's (MOV-LIMB-03).
+    pub fn rate_basis(&self, u: &Unit) -> AllowanceBasis {
+        let (base, what, rules) = if let Some(r) = u.rate {
+            (r, "its own rate (a creature)".to_string(), vec!["MOV-GEN-02", "MOV-GEN-10"])
+        } else if let Some(l) = &u.limber {
+            (
+                self.data.rates.artillery.get(l.class),
+                format!("the limbered rate of a {:?} piece", l.class).to_lowercase(),
+                vec!["MOV-LIMB-03"],
+            )
+        } else {
+            let slowest = u
+                .stands
+                .iter()
+                .map(|s| s.armor)
+                .filter_map(|a| self.data.rates.humanoid.get(&u.troop).map(|row| (row.get(a), a)))
+                .fold(None, |b: Option<(f64, Armor)>, x| match b {
+                    Some(b) if b.0 <= x.0 => Some(b),
+                    _ => Some(x),
+                });
+            let mixed = u.stands.windows(2).any(|w| w[0].armor != w[1].armor);
+            match slowest {
+                Some((r, a)) => (
+                    r,
+                    format!(
+                        "{} {}{}",
+                        u.troop.name().replace('_', " "),
+                        match a {
+                            Armor::Unarmored => "without armor",
+                            Armor::Light => "in light armor",
+                            Armor::Medium => "in medium armor",
+                            Armor::Heavy => "in heavy armor",
+                        },
+                        if mixed { ", its slowest stand" } else { "" }
+                    ),
+                    if mixed { vec!["MOV-GEN-02", "MOV-R-10"] } else { vec!["MOV-GEN-02"] },
+                ),
+                None => (0.0, "no rate".to_string(), vec!["MOV-GEN-02"]),
+            }
+        };
+        AllowanceBasis {
+            base,
+            what,
+            rules: rules.into_iter().map(RuleId::new).collect(),
+            factors: Vec::new(),
+        }
     }
 
     /// Plans a player's move for `unit` without changing anything: the cost, the end pose,

@@ -173,6 +173,22 @@ pub enum Weather {
     Wet,
 }
 
+/// What happens when units meet in melee contact. The chapter leaves combat to other chapters;
+/// a scenario chooses whether an umpire resolves it by hand or the engine stands in with morale
+/// checks (a project rule, NIS, cited as `MOV-GAME-MELEE` and `MOV-GAME-RALLY`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Melee {
+    /// The umpire resolves melee by hand with the umpire commands (the default).
+    #[default]
+    Umpire,
+    /// At the end of every movement phase each unit in melee contact takes a T6 morale check
+    /// with the depth bonus; a unit that fails drops one morale state and, shaken or Broken,
+    /// is driven off. A unit driven off takes a morale check at the start of each of its side's
+    /// phases and rallies on a pass.
+    MoraleChecks,
+}
+
 /// A table edge, for a side's deployment edge (flight goes toward it, MOV-R-24).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

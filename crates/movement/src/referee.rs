@@ -353,6 +353,7 @@ impl Movement {
             name: "referee".into(),
             turns: 1,
             weather,
+            melee: crate::model::Melee::Umpire,
             first: Side::Red,
             table,
             sides: vec![
@@ -581,19 +582,8 @@ impl Movement {
                 } else {
                     self.data.forced_march.attrition.get(u.discipline)
                 };
-                rules.push("MOV-FM-05".into());
-                facts.push(("ep_lost_per_stand".into(), serde_json::json!(per)));
                 let start_ep = ep.unwrap_or(self.data.geometry.endurance.default);
-                facts.push(("ep_after".into(), serde_json::json!((start_ep - per).max(0))));
-                rules.push("MOV-FM-06".into());
                 let from = self.data.forced_march.exhaustion_from(morale);
-                if let Some(f) = from {
-                    facts.push(("exhausted_on".into(), serde_json::json!(format!("{f}-10"))));
-                    facts.push((
-                        "exhaustion_chance".into(),
-                        serde_json::json!((11 - f as i32) as f64 / 10.0),
-                    ));
-                }
                 let mut chances = serde_json::Map::new();
                 for m in [
                     MoraleState::Firm,
@@ -619,11 +609,47 @@ impl Movement {
                     facts.push(("discipline_check_passed".into(), serde_json::json!(pass)));
                     if !pass {
                         allowed = false;
+                        rules.push("MOV-R-28".into());
                         notes.push(
                             "the check failed: the unit may still make a normal move (MOV-R-28)"
                                 .into(),
                         );
                     }
+                }
+                facts.push(("forced_march_made".into(), serde_json::json!(allowed)));
+                if !allowed {
+                    // No forced march is made, so nothing follows from one (MOV-FM-05,
+                    // MOV-FM-06 apply only after a march): no attrition, no exhaustion roll.
+                    facts.push(("ep_lost_per_stand".into(), serde_json::json!(0)));
+                    facts.push(("ep_after".into(), serde_json::json!(start_ep)));
+                    facts.push(("exhausted".into(), serde_json::json!(false)));
+                    notes.push(
+                        "no forced march is made: no attrition and no exhaustion roll".into(),
+                    );
+                    if exhaustion_roll.is_some() {
+                        notes
+                            .push("the exhaustion die is not rolled without a forced march".into());
+                    }
+                    return Ok(Answer {
+                        question: "forced_march".into(),
+                        allowance: Some(normal),
+                        allowed: Some(false),
+                        facts,
+                        rules,
+                        notes,
+                        ..Answer::default()
+                    });
+                }
+                rules.push("MOV-FM-05".into());
+                facts.push(("ep_lost_per_stand".into(), serde_json::json!(per)));
+                facts.push(("ep_after".into(), serde_json::json!((start_ep - per).max(0))));
+                rules.push("MOV-FM-06".into());
+                if let Some(f) = from {
+                    facts.push(("exhausted_on".into(), serde_json::json!(format!("{f}-10"))));
+                    facts.push((
+                        "exhaustion_chance".into(),
+                        serde_json::json!((11 - f as i32) as f64 / 10.0),
+                    ));
                 }
                 if let (Some(r), Some(f)) = (exhaustion_roll, from) {
                     let ex = *r >= f;

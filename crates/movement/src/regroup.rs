@@ -6,7 +6,7 @@ use crate::Movement;
 use crate::engine::{OnEnemy, OnFriend, Options, Plan, Planner};
 use crate::layout::{centroid, layout};
 use crate::model::{Edge, MoraleState, Turn};
-use crate::state::{Event, MoveKind, State, Step, Unit, UnitId};
+use crate::state::{AllowanceBasis, Event, MoveKind, State, Step, Unit, UnitId};
 use serde::{Deserialize, Serialize};
 use tabletop::geometry::{Point, Rect, Sector, Vec2, direction_sector};
 use tabletop::rules::RuleId;
@@ -94,6 +94,17 @@ impl Movement {
             return false;
         }
         others.iter().all(|o| unit_distance(u, o) > sep)
+    }
+
+    /// True when every other friendly unit on the table is farther than the separation
+    /// distance (MOV-R-22's distance test, whatever the unit is).
+    pub fn apart_from_army(&self, state: &State, unit: UnitId) -> bool {
+        let Some(u) = state.unit(unit) else {
+            return false;
+        };
+        let sep = self.data.geometry.regroup.separation;
+        let mut others = state.units_of(u.side).filter(|o| o.id != u.id).peekable();
+        others.peek().is_some() && others.all(|o| unit_distance(u, o) > sep)
     }
 
     /// The regroup target of a unit (MOV-REG-06, MOV-REG-08, MOV-R-23).
@@ -235,6 +246,7 @@ impl Movement {
             .min(1.0);
         let mut lo = 0.0;
         let mut hi = allowance / min_mult + 1.0;
+        let hi_start = hi;
         if let Some(limit) = limit {
             // The smallest distance at which the target is reached, if within reach.
             let reached_at = |s: f64| -> bool {
@@ -272,7 +284,17 @@ impl Movement {
                 hi = mid;
             }
         }
-        let plan = fits(lo)?;
+        let mut plan = fits(lo)?;
+        if plan.stopped.is_none() && lo < hi_start - 1e-6 {
+            // What stops it short of its whole allowance, when the rules do: closed ground, a
+            // narrow gap in the enemy's line, the table's edge.
+            if let Err(r) = planner.plan(&steps_for(lo + 0.05), opts)
+                && let std::borrow::Cow::Borrowed(rule) = r.rule.0
+            {
+                plan.stop_rule = Some(rule);
+                plan.stopped = Some(format!("stopped: {}", r.reason));
+            }
+        }
         if !flight || plan.left_table || planner.static_problem(&plan.pose, planner.who).is_none() {
             return Some((plan, allowance));
         }
@@ -379,9 +401,6 @@ impl Movement {
         if u.held {
             return out;
         }
-        if self.in_contact(state, unit) {
-            return out;
-        }
         if u.exhausted_turn == Some(state.turn) && !u.driven_off {
             return out;
         }
@@ -394,7 +413,8 @@ impl Movement {
             if let Some((plan, allowance)) =
                 self.compulsory_route(state, unit, dir, None, MoveKind::Flight, None)
             {
-                out.push(moved(u, MoveKind::Flight, &plan, allowance, &["MOV-REG-02"]));
+                let basis = self.allowance(u, false, false).basis;
+                out.push(moved(u, MoveKind::Flight, &plan, allowance, basis, &["MOV-REG-02"]));
                 if plan.left_table {
                     out.push(Event::Removed {
                         unit,
@@ -406,7 +426,10 @@ impl Movement {
             }
             return out;
         }
-        // Regrouping (MOV-REG-01, -03, -04, -06, -08, -09).
+        // Regrouping (MOV-REG-01, -03, -04, -06, -08, -09); not from melee contact (MOV-REG-03).
+        if self.in_contact(state, unit) {
+            return out;
+        }
         if !matches!(
             u.morale,
             MoraleState::Firm | MoraleState::Checked | MoraleState::Shaken | MoraleState::Broken
@@ -439,16 +462,32 @@ impl Movement {
                 Target::Leader { .. } => "MOV-REG-06",
                 Target::Group { .. } => "MOV-REG-08",
             };
-            out.push(moved(
+            // Firm or checked units head back (MOV-REG-03); shaken or Broken ones only after
+            // they rally (MOV-REG-04). Either way they regroup even outside their leader's
+            // command range (MOV-REG-01).
+            let why = match u.morale {
+                MoraleState::Firm | MoraleState::Checked => "MOV-REG-03",
+                MoraleState::Shaken | MoraleState::Broken => "MOV-REG-04",
+            };
+            let basis = self.allowance(u, false, false).basis;
+            let mut event = moved(
                 u,
                 MoveKind::Regroup,
                 &plan,
                 allowance,
-                &["MOV-REG-03", "MOV-REG-09", "MOV-REG-11", rule],
-            ));
+                basis,
+                &["MOV-REG-01", why, "MOV-REG-09", "MOV-REG-11", rule],
+            );
             let mut probe = state.clone();
             probe.units[unit].set_pose(plan.pose);
-            if self.reached(&probe, &probe.units[unit], &target) {
+            let arrived = self.reached(&probe, &probe.units[unit], &target);
+            if arrived && let Event::Moved { lost, rules, .. } = &mut event {
+                // What is left may still be spent forming up (MOV-REG-10).
+                *lost = 0.0;
+                rules.retain(|r| r.as_str() != "MOV-GEN-04");
+            }
+            out.push(event);
+            if arrived {
                 out.push(Event::Separation {
                     unit,
                     name: String::new(),
@@ -467,22 +506,43 @@ impl Movement {
     }
 }
 
-/// A `Moved` event from a plan.
+/// A `Moved` event from a plan, with the allowance it was made against and the rules it
+/// applied. Allowance left at the end is lost (MOV-GEN-04).
 pub fn moved(
     u: &Unit,
     kind: MoveKind,
     plan: &Plan,
     allowance: f64,
+    basis: AllowanceBasis,
     extra: &[&'static str],
 ) -> Event {
     let mut rules: Vec<RuleId> = extra.iter().map(|r| RuleId::new(r)).collect();
-    for r in &plan.rules {
+    let mut add = |r: &'static str| {
         let id = RuleId::new(r);
         if !rules.contains(&id) {
             rules.push(id);
         }
+    };
+    for r in basis.rules.iter().chain(basis.factors.iter().map(|f| &f.rule)) {
+        if let std::borrow::Cow::Borrowed(s) = r.0 {
+            add(s);
+        }
     }
-    let _ = layout;
+    for r in &plan.rules {
+        add(r);
+    }
+    if plan.items.len() > 1 {
+        // The cost is the sum of its parts (MOV-GEN-03).
+        add("MOV-GEN-03");
+    }
+    if let Some(r) = plan.stop_rule {
+        add(r);
+    }
+    let left = allowance - plan.cost;
+    let lost = if left > LOST_EPSILON { left } else { 0.0 };
+    if lost > 0.0 {
+        add("MOV-GEN-04");
+    }
     Event::Moved {
         unit: u.id,
         name: String::new(),
@@ -493,8 +553,14 @@ pub fn moved(
         cost: plan.cost,
         allowance,
         items: plan.items.clone(),
+        legs: plan.legs.clone(),
+        basis: Some(Box::new(basis)),
+        lost,
         note: plan.stopped.clone().unwrap_or_default(),
         reorder: plan.reorder.clone(),
         rules,
     }
 }
+
+/// Allowance left over below this is not reported as lost (the compulsory moves' bisection).
+pub const LOST_EPSILON: f64 = 1e-6;

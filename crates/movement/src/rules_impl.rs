@@ -4,11 +4,12 @@
 use crate::Movement;
 use crate::data::AttritionFloor;
 use crate::layout::{layout, outline};
-use crate::model::{Formation, MoraleState, Turn};
+use crate::model::{Formation, Melee, MoraleState, Turn};
 use crate::regroup::moved;
 use crate::scenario::Scenario;
 use crate::state::{
-    Command, Event, Limber, MoveKind, Objective, SideState, Stand, State, Step, Unit, UnitId,
+    AllowanceBasis, Command, Event, Limber, MoveKind, Objective, SideState, Stand, State, Step,
+    Unit, UnitId,
 };
 use serde::Serialize;
 use std::sync::Arc;
@@ -116,6 +117,7 @@ impl Movement {
             scenario: scenario.name.clone(),
             table: Arc::new(scenario.table.clone()),
             weather: scenario.weather,
+            melee: scenario.melee,
             turn: 1,
             turns: scenario.turns,
             first: scenario.first,
@@ -136,13 +138,36 @@ impl Movement {
     }
 
     /// The events that open `side`'s phase in `turn`, engine-driven moves included, given the
-    /// state before them.
-    pub fn phase_start(&self, state: &State, side: Side, turn: u32) -> Vec<Event> {
+    /// state before them. Under `melee = "morale_checks"` a driven-off unit out of contact first
+    /// tests to rally (`MOV-GAME-RALLY`, MOV-REG-04).
+    pub fn phase_start(
+        &self,
+        state: &State,
+        side: Side,
+        turn: u32,
+        dice: &mut dyn DiceSource,
+    ) -> Vec<Event> {
         let mut scratch = state.clone();
         let mut out = vec![Event::PhaseStarted { side, turn }];
         self.apply(&mut scratch, &out[0]);
         let ids: Vec<UnitId> = scratch.units_of(side).map(|u| u.id).collect();
         for id in ids {
+            let u = &scratch.units[id];
+            if scratch.melee == Melee::MoraleChecks
+                && u.driven_off
+                && !u.is_personality()
+                && !self.in_contact(&scratch, id)
+            {
+                let check = self.morale_check(&scratch, id, Some("MOV-GAME-RALLY"), dice);
+                let passed = matches!(check, Event::MoraleChecked { passed: true, .. });
+                self.apply(&mut scratch, &check);
+                out.push(check);
+                if passed {
+                    let rallied = Event::Rallied { unit: id, name: String::new() };
+                    self.apply(&mut scratch, &rallied);
+                    out.push(rallied);
+                }
+            }
             let evs = self.compulsory_events(&scratch, id);
             for e in &evs {
                 self.apply(&mut scratch, e);
@@ -150,6 +175,43 @@ impl Movement {
             out.extend(evs);
         }
         Event::name_all(&mut out, state);
+        out
+    }
+
+    /// Under `melee = "morale_checks"` (`MOV-GAME-MELEE`, NIS): every unit in melee contact and
+    /// not already driven off takes a morale check with the depth bonus; one that fails drops a
+    /// morale state and, shaken or Broken, is driven off.
+    pub fn melee_events(&self, state: &State, dice: &mut dyn DiceSource) -> Vec<Event> {
+        if state.melee != Melee::MoraleChecks {
+            return Vec::new();
+        }
+        let engaged: Vec<UnitId> = state
+            .units
+            .iter()
+            .filter(|u| u.on_table && !u.driven_off && !self.contacts(state, u.id).is_empty())
+            .map(|u| u.id)
+            .collect();
+        let mut out = Vec::new();
+        for id in engaged {
+            let check = self.morale_check(state, id, Some("MOV-GAME-MELEE"), dice);
+            let failed = matches!(check, Event::MoraleChecked { passed: false, .. });
+            out.push(check);
+            if failed {
+                let from = state.units[id].morale;
+                let to = match from {
+                    MoraleState::Firm => MoraleState::Checked,
+                    MoraleState::Checked => MoraleState::Shaken,
+                    MoraleState::Shaken | MoraleState::Broken => MoraleState::Broken,
+                };
+                out.push(Event::MeleeResult {
+                    unit: id,
+                    name: String::new(),
+                    from,
+                    to,
+                    driven_off: matches!(to, MoraleState::Shaken | MoraleState::Broken),
+                });
+            }
+        }
         out
     }
 
@@ -312,12 +374,17 @@ impl Movement {
             return Ok(plan);
         }
         let plan = self.plan_move(state, unit, steps, forced_march, battle_command)?;
-        let charge = plan.ends_in_contact;
-        if charge {
+        // A charge ends in contact from out of it; a move that starts in melee and stays in it
+        // (turning to face, re-forming) is a move under a battle command, not a charge.
+        let charge = plan.ends_in_contact && !starts_in_contact;
+        if plan.ends_in_contact {
             if forced_march {
                 return Err(refuse("MOV-FM-03", "a forced march may not end in melee contact"));
             }
-            if u.pose.formation == Formation::Circle || plan.pose.formation == Formation::Circle {
+            if charge
+                && (u.pose.formation == Formation::Circle
+                    || plan.pose.formation == Formation::Circle)
+            {
                 return Err(refuse("MOV-FORM-04", "a unit in circle may not charge (MOV-R-35)"));
             }
             if !battle_command {
@@ -379,6 +446,16 @@ impl Movement {
                     if limber { "limbered" } else { "unlimbered" }
                 ),
             )),
+            // The turn of a change is a turn without shooting, so a piece that has shot this
+            // turn may not start one (MOV-LIMB-02, MOV-R-19).
+            Some(l) if l.shot_turn == Some(state.turn) => Some(refuse(
+                "MOV-LIMB-02",
+                format!(
+                    "'{}' has shot this turn and may not {} in the same turn",
+                    u.name,
+                    if limber { "limber" } else { "unlimber" }
+                ),
+            )),
             _ => None,
         }
     }
@@ -397,9 +474,9 @@ impl Movement {
         }
     }
 
-    fn end_phase_events(&self, state: &State) -> Vec<Event> {
+    fn end_phase_events(&self, state: &State, dice: &mut dyn DiceSource) -> Vec<Event> {
         let side = state.phase;
-        let mut out = Vec::new();
+        let mut out = self.melee_events(state, dice);
         for u in state.units_of(side) {
             if let Some(l) = &u.limber
                 && l.changing
@@ -427,7 +504,7 @@ impl Movement {
             });
             return out;
         }
-        out.extend(self.phase_start(&scratch, side.other(), next_turn));
+        out.extend(self.phase_start(&scratch, side.other(), next_turn, dice));
         out
     }
 
@@ -490,12 +567,14 @@ impl Movement {
                             self.plan_move(state, *unit, steps, false, *battle_command).ok();
                         match normal_plan {
                             Some(p) if p.cost <= normal + tol && !p.ends_in_contact => {
+                                let basis = self.allowance(u, false, false).basis;
                                 out.push(moved(
                                     u,
                                     MoveKind::Voluntary,
                                     &p,
                                     normal,
-                                    &["MOV-FM-01", "MOV-GEN-01"],
+                                    basis,
+                                    &["MOV-FM-01", "MOV-R-28", "MOV-GEN-01", "MOV-GEN-05"],
                                 ));
                             }
                             _ => out.push(Event::ForcedMarchFailed {
@@ -505,13 +584,16 @@ impl Movement {
                         }
                         return Ok(out);
                     }
-                    let allowance = self.allowance(u, true, false).this_move;
+                    let allowance = self.allowance(u, true, false);
+                    // Every cost is paid out of the doubled allowance (MOV-FM-08); the march
+                    // starts and ends out of contact, so it needs no battle command (MOV-GEN-05).
                     out.push(moved(
                         u,
                         MoveKind::ForcedMarch,
                         &plan,
-                        allowance,
-                        &["MOV-FM-02", "MOV-GEN-01"],
+                        allowance.this_move,
+                        allowance.basis,
+                        &["MOV-FM-01", "MOV-FM-02", "MOV-FM-08", "MOV-GEN-01", "MOV-GEN-05"],
                     ));
                     // Attrition (MOV-FM-05).
                     let per = if u.is_personality() {
@@ -573,18 +655,44 @@ impl Movement {
                     }
                     return Ok(out);
                 }
-                let charge = plan.ends_in_contact;
-                let allowance = match u.regroup_left {
-                    Some(left) => left,
-                    None => self.allowance(u, false, charge).this_move,
+                let started_in_contact = self.in_contact(state, *unit);
+                let charge = plan.ends_in_contact && !started_in_contact;
+                let (allowance, basis) = match u.regroup_left {
+                    Some(left) => (
+                        left,
+                        AllowanceBasis {
+                            base: left,
+                            what: "left after regrouping, for forming up".into(),
+                            rules: vec![RuleId::new("MOV-REG-10")],
+                            factors: Vec::new(),
+                        },
+                    ),
+                    None => {
+                        let a = self.allowance(u, false, charge);
+                        (a.this_move, a.basis)
+                    }
                 };
                 let mut extra = vec!["MOV-GEN-01"];
                 if u.regroup_left.is_some() {
                     extra.push("MOV-REG-10");
                 }
+                if u.is_personality() && self.apart_from_army(state, *unit) {
+                    // A leader or character far from every friendly unit is not bound by
+                    // regroup movement: the player moves it freely (MOV-REG-05).
+                    extra.push("MOV-REG-05");
+                }
+                if started_in_contact {
+                    // A move from melee contact, under a battle command (MOV-GEN-06, MOV-R-37).
+                    extra.push("MOV-GEN-06");
+                }
+                if plan.ends_in_contact {
+                    // Ending in contact, under a battle command (MOV-GEN-07).
+                    extra.push("MOV-GEN-07");
+                }
                 if charge {
+                    // The charge bonus (MOV-GEN-08).
                     extra.push("MOV-GEN-08");
-                } else if !self.in_contact(state, *unit) {
+                } else if !started_in_contact && !plan.ends_in_contact {
                     extra.push("MOV-GEN-05");
                 }
                 let mut e = moved(
@@ -592,6 +700,7 @@ impl Movement {
                     if charge { MoveKind::Charge } else { MoveKind::Voluntary },
                     &plan,
                     allowance,
+                    basis,
                     &extra,
                 );
                 if let Event::Moved { note, .. } = &mut e
@@ -610,7 +719,7 @@ impl Movement {
                 limbering: false,
             }),
             Command::Shoot { unit } => out.push(Event::Shot { unit: *unit, name: String::new() }),
-            Command::EndPhase => out = self.end_phase_events(state),
+            Command::EndPhase => out = self.end_phase_events(state, dice),
             Command::SetMorale { unit, state: m } => {
                 out.push(Event::MoraleSet { unit: *unit, name: String::new(), state: *m })
             }
@@ -661,24 +770,9 @@ impl Movement {
             }
             Command::MoraleCheck { unit } => {
                 let u = &state.units[*unit];
-                let mut modifiers = self.morale_modifiers(u.morale, u.discipline);
-                let depth = self.depth_bonus(state, *unit);
-                if depth.bonus != 0 {
-                    modifiers.push((format!("deeper formation [{}]", depth.rule), depth.bonus));
-                }
-                let r = roll(dice, Die::D10, "morale check", RuleId::new("MOV-R-21"));
-                let total = r.value as i32 + modifiers.iter().map(|m| m.1).sum::<i32>();
-                let target = self.data.checks.morale.target;
-                let passed = total >= target;
-                out.push(Event::MoraleChecked {
-                    unit: *unit,
-                    name: String::new(),
-                    roll: r,
-                    modifiers,
-                    total,
-                    target,
-                    passed,
-                });
+                let e = self.morale_check(state, *unit, None, dice);
+                let passed = matches!(e, Event::MoraleChecked { passed: true, .. });
+                out.push(e);
                 if passed && u.driven_off {
                     out.push(Event::Rallied { unit: *unit, name: String::new() });
                 }
@@ -710,9 +804,9 @@ impl RuleSet for Movement {
         self.parse_scenario(source)
     }
 
-    fn setup(&self, scenario: &Scenario, _dice: &mut dyn DiceSource) -> (State, Vec<Event>) {
+    fn setup(&self, scenario: &Scenario, dice: &mut dyn DiceSource) -> (State, Vec<Event>) {
         let mut state = self.initial_state(scenario);
-        let events = self.phase_start(&state, state.first, 1);
+        let events = self.phase_start(&state, state.first, 1, dice);
         for e in &events {
             self.apply(&mut state, e);
         }
@@ -950,6 +1044,15 @@ impl RuleSet for Movement {
             Event::Rallied { unit, .. } => {
                 if let Some(u) = state.units.get_mut(*unit) {
                     u.driven_off = false;
+                }
+            }
+            Event::MeleeResult { unit, to, driven_off, .. } => {
+                if let Some(u) = state.units.get_mut(*unit) {
+                    u.morale = *to;
+                    if *driven_off {
+                        u.driven_off = true;
+                        u.separated = true;
+                    }
                 }
             }
             Event::PhaseEnded { .. } => {}

@@ -6,7 +6,7 @@ use crate::Movement;
 use crate::ground::Ground;
 use crate::layout::{Pose, layout, shape_problem};
 use crate::model::{
-    Armor, Discipline, Edge, Formation, MoraleState, PieceClass, TroopType, Weather,
+    Armor, Discipline, Edge, Formation, Melee, MoraleState, PieceClass, TroopType, Weather,
 };
 use serde::Deserialize;
 use tabletop::diagnostics::{Diagnostics, FieldPath, Source, TomlDoc};
@@ -26,6 +26,9 @@ pub struct RawScenario {
     /// dry or wet.
     #[serde(default)]
     pub weather: Weather,
+    /// umpire (default) or morale_checks: how melee contact is resolved.
+    #[serde(default)]
+    pub melee: Melee,
     /// The side that moves first each turn.
     pub first: Side,
 }
@@ -187,6 +190,8 @@ pub struct Scenario {
     pub turns: u32,
     /// Weather.
     pub weather: Weather,
+    /// How melee contact is resolved.
+    pub melee: Melee,
     /// First side.
     pub first: Side,
     /// The table.
@@ -570,6 +575,7 @@ impl Movement {
             name: head.name,
             turns: head.turns,
             weather: head.weather,
+            melee: head.melee,
             first: head.first,
             table,
             sides: side_specs,

@@ -2,7 +2,7 @@
 
 use crate::layout::{Pose, layout};
 use crate::model::{
-    Armor, Discipline, Edge, Formation, MoraleState, PieceClass, TroopType, Turn, Weather,
+    Armor, Discipline, Edge, Formation, Melee, MoraleState, PieceClass, TroopType, Turn, Weather,
 };
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -162,6 +162,9 @@ pub struct State {
     pub table: Arc<Table>,
     /// The weather.
     pub weather: Weather,
+    /// How melee contact is resolved.
+    #[serde(default)]
+    pub melee: Melee,
     /// The turn, from 1.
     pub turn: u32,
     /// The last turn.
@@ -336,7 +339,27 @@ pub enum MoveKind {
     Flight,
 }
 
-/// One item of a move's cost, for the log and the referee.
+/// One factor of a cost or an allowance: a multiplier and the rule behind it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Factor {
+    /// The rule.
+    pub rule: RuleId,
+    /// What it is ("mud", "uphill", "sideways", "forced march").
+    pub what: String,
+    /// The multiplier.
+    pub value: f64,
+}
+
+impl Factor {
+    /// A factor.
+    pub fn new(rule: &'static str, what: impl Into<String>, value: f64) -> Factor {
+        Factor { rule: RuleId::new(rule), what: what.into(), value }
+    }
+}
+
+/// One item of a move's cost, for the log and the referee. A cost by distance gives the
+/// inches measured and its factors (cost = inches × every factor); a fixed cost (a change of
+/// facing, an obstacle's surcharge, stands turning as they form) gives neither.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CostItem {
     /// The rule applied.
@@ -345,6 +368,128 @@ pub struct CostItem {
     pub what: String,
     /// Inches of allowance.
     pub cost: f64,
+    /// The leg of the move (the index into the move's legs) it belongs to.
+    #[serde(default)]
+    pub leg: usize,
+    /// Inches measured, for a cost by distance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inches: Option<f64>,
+    /// The multipliers of a cost by distance, each with its rule.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub factors: Vec<Factor>,
+}
+
+impl CostItem {
+    /// A fixed cost.
+    pub fn fixed(rule: &'static str, what: impl Into<String>, cost: f64) -> CostItem {
+        CostItem {
+            rule: RuleId::new(rule),
+            what: what.into(),
+            cost,
+            leg: 0,
+            inches: None,
+            factors: Vec::new(),
+        }
+    }
+
+    /// The item in words, with its parts: `advance: 3.00" × mud ×2 [MOV-TER-03] × forward ×1
+    /// [MOV-DIR-01] = 6.00"`, or `change of facing to the right 1.00" [MOV-FACE-02]`.
+    pub fn describe(&self) -> String {
+        match self.inches {
+            Some(inches) => {
+                let mut s = format!("{}: {inches:.2}\"", self.what);
+                for f in &self.factors {
+                    s.push_str(&format!(" × {} ×{} [{}]", f.what, fmt_factor(f.value), f.rule));
+                }
+                s.push_str(&format!(" = {:.2}\"", self.cost));
+                s
+            }
+            None => format!("{} {:.2}\" [{}]", self.what, self.cost, self.rule),
+        }
+    }
+}
+
+/// A multiplier in words: `2`, `0.5`, `1.333`.
+pub fn fmt_factor(x: f64) -> String {
+    let s = format!("{x:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// What kind of step a leg of a move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LegKind {
+    /// A straight advance of the reference point.
+    Advance,
+    /// A change of facing.
+    Face,
+    /// A wheel about a front corner.
+    Wheel,
+    /// A change of formation.
+    Form,
+}
+
+/// One step of a move as it was carried out, with its cost.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Leg {
+    /// The kind of step.
+    pub kind: LegKind,
+    /// The pose before it.
+    pub from: Pose,
+    /// The pose after it.
+    pub to: Pose,
+    /// Inches measured: the reference point's travel (an advance), the outside of the turn (a
+    /// wheel, MOV-WHEEL-03), the farthest stand's path (a change of formation, MOV-FORM-12);
+    /// nothing for a change of facing.
+    pub measured: f64,
+    /// Inches of allowance it cost (the sum of its items).
+    pub cost: f64,
+}
+
+/// How an allowance was made: the rate of the unit's slowest stand (or its own rate, or its
+/// piece's) times every factor that applies (MOV-GEN-02).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AllowanceBasis {
+    /// The rate, in inches.
+    pub base: f64,
+    /// Where the rate comes from, in words.
+    pub what: String,
+    /// The rules that give the rate.
+    pub rules: Vec<RuleId>,
+    /// The factors (circle ⅓, forced march ×2, charge 4/3), each with its rule.
+    pub factors: Vec<Factor>,
+}
+
+impl AllowanceBasis {
+    /// The allowance: the base times every factor.
+    pub fn value(&self) -> f64 {
+        self.factors.iter().fold(self.base, |a, f| a * f.value)
+    }
+
+    /// In words, with its parts.
+    pub fn describe(&self) -> String {
+        let rules: Vec<&str> = self.rules.iter().map(|r| r.as_str()).collect();
+        let mut s = format!("{} {}\" [{}]", self.what, fmt_factor(self.base), rules.join(", "));
+        for f in &self.factors {
+            s.push_str(&format!(" × {} ×{} [{}]", f.what, fmt_factor(f.value), f.rule));
+        }
+        s
+    }
+}
+
+/// The depth comparison of a unit in melee, for the log (MOV-DEPTH-01..05, MOV-R-17).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DepthInfo {
+    /// The bonus (0 or the flat +1).
+    pub bonus: i32,
+    /// The unit's ranks.
+    pub ranks: u32,
+    /// The deepest enemy in front contact.
+    pub enemy_ranks: u32,
+    /// Why.
+    pub reason: String,
+    /// The rule.
+    pub rule: RuleId,
 }
 
 /// A change to the state.
@@ -379,6 +524,16 @@ pub enum Event {
         allowance: f64,
         /// What was paid for.
         items: Vec<CostItem>,
+        /// The steps as carried out, each with its poses and cost.
+        #[serde(default)]
+        legs: Vec<Leg>,
+        /// How the allowance was made.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        basis: Option<Box<AllowanceBasis>>,
+        /// Allowance left at the end and lost (MOV-GEN-04); none when it may still be spent
+        /// forming up after regrouping (MOV-REG-10).
+        #[serde(default)]
+        lost: f64,
         /// A note (stopped at contact, truncated…).
         note: String,
         /// After a formation change, the old index of the stand in each new place.
@@ -566,6 +721,28 @@ pub enum Event {
         target: i32,
         /// Passed.
         passed: bool,
+        /// The depth comparison, when the unit is in melee contact (MOV-DEPTH).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        depth: Option<DepthInfo>,
+        /// Why the check was taken: the umpire's command, melee contact (`MOV-GAME-MELEE`) or
+        /// a driven-off unit's test to rally (`MOV-GAME-RALLY`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<RuleId>,
+    },
+    /// The result of a failed morale check in melee (`MOV-GAME-MELEE`, NIS): the unit drops one
+    /// morale state and, shaken or Broken, is driven off (MOV-REG-02).
+    MeleeResult {
+        /// The unit.
+        unit: UnitId,
+        /// The unit's name, for the log.
+        #[serde(default)]
+        name: String,
+        /// Its morale state before.
+        from: MoraleState,
+        /// Its morale state after.
+        to: MoraleState,
+        /// Driven off by it.
+        driven_off: bool,
     },
     /// A unit rallies.
     Rallied {
@@ -614,6 +791,7 @@ impl Event {
             Event::Separation { unit, name, .. } => Some((*unit, name)),
             Event::Held { unit, name, .. } => Some((*unit, name)),
             Event::MoraleChecked { unit, name, .. } => Some((*unit, name)),
+            Event::MeleeResult { unit, name, .. } => Some((*unit, name)),
             Event::Rallied { unit, name, .. } => Some((*unit, name)),
             _ => None,
         }
@@ -645,9 +823,14 @@ impl Narrate for Event {
             Event::Attrition { .. } => vec![RuleId::new("MOV-FM-05")],
             Event::ExhaustionRoll { .. } => vec![RuleId::new("MOV-FM-06")],
             Event::ExhaustionCleared { .. } => vec![RuleId::new("MOV-FM-07")],
-            Event::LimberStarted { .. } | Event::LimberDone { .. } => {
-                vec![RuleId::new("MOV-LIMB-01")]
-            }
+            // The turn of a change is the piece's whole turn: it neither moves nor shoots
+            // (MOV-LIMB-01..03, MOV-R-19).
+            Event::LimberStarted { .. } => vec![
+                RuleId::new("MOV-LIMB-01"),
+                RuleId::new("MOV-LIMB-02"),
+                RuleId::new("MOV-LIMB-03"),
+            ],
+            Event::LimberDone { .. } => vec![RuleId::new("MOV-LIMB-01")],
             Event::Shot { .. } => vec![RuleId::new("MOV-LIMB-03")],
             Event::MoraleSet { .. } | Event::DrivenOff { .. } | Event::Rallied { .. } => {
                 vec![RuleId::new("MOV-REG-04")]
@@ -655,7 +838,32 @@ impl Narrate for Event {
             Event::EnduranceSet { .. } | Event::StandsLost { .. } => vec![RuleId::new("MOV-FM-05")],
             Event::Removed { rule, .. } | Event::Separation { rule, .. } => vec![rule.clone()],
             Event::Held { .. } => vec![RuleId::new("MOV-REG-03")],
-            Event::MoraleChecked { .. } => vec![RuleId::new("MOV-DEPTH-01")],
+            Event::MoraleChecked { depth, cause, modifiers, .. } => {
+                let mut r = vec![RuleId::new("MOV-R-21")];
+                if let Some(c) = cause {
+                    r.push(c.clone());
+                }
+                if let Some(d) = depth {
+                    r.push(d.rule.clone());
+                    if d.bonus != 0 {
+                        // A flat +1, however many ranks deeper (MOV-DEPTH-05).
+                        r.push(RuleId::new("MOV-DEPTH-05"));
+                    }
+                    if d.rule.as_str() == "MOV-DEPTH-04" {
+                        // A mass never receives the bonus (MOV-FORM-09).
+                        r.push(RuleId::new("MOV-FORM-09"));
+                    }
+                }
+                let _ = modifiers;
+                r
+            }
+            Event::MeleeResult { driven_off, .. } => {
+                let mut r = vec![RuleId::new("MOV-GAME-MELEE")];
+                if *driven_off {
+                    r.push(RuleId::new("MOV-REG-02"));
+                }
+                r
+            }
             Event::BattleOver { .. } => vec![RuleId::new("MOV-GEN-01")],
         }
     }
@@ -664,13 +872,29 @@ impl Narrate for Event {
         match self {
             Event::PhaseStarted { side, turn } => format!("turn {turn}: {side} movement phase"),
             Event::PhaseEnded { side } => format!("{side} ends its movement phase"),
-            Event::Moved { unit: _, name, kind, cost, allowance, to, note, items, .. } => {
-                let parts: Vec<String> = items
-                    .iter()
-                    .map(|i| format!("{} {:.2}\" [{}]", i.what, i.cost, i.rule))
-                    .collect();
+            Event::Moved {
+                unit: _,
+                name,
+                kind,
+                cost,
+                allowance,
+                to,
+                note,
+                items,
+                basis,
+                lost,
+                ..
+            } => {
+                let parts: Vec<String> = items.iter().map(CostItem::describe).collect();
+                let mut tail = String::new();
+                if let Some(b) = basis {
+                    tail.push_str(&format!("; allowance {}", b.describe()));
+                }
+                if *lost > 1e-9 {
+                    tail.push_str(&format!("; {lost:.2}\" left is lost [MOV-GEN-04]"));
+                }
                 format!(
-                    "{name} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}",
+                    "{name} {} to ({:.2}, {:.2}) facing {:.0}°, {} : {:.2}\" of {:.2}\"{}{}{}",
                     match kind {
                         MoveKind::Voluntary => "moves",
                         MoveKind::ForcedMarch => "force-marches",
@@ -686,9 +910,12 @@ impl Narrate for Event {
                     allowance,
                     if parts.is_empty() {
                         String::new()
+                    } else if parts.len() == 1 {
+                        format!(" ({})", parts[0])
                     } else {
-                        format!(" ({})", parts.join("; "))
+                        format!(" ({}) [MOV-GEN-03]", parts.join("; "))
                     },
+                    tail,
                     if note.is_empty() { String::new() } else { format!("; {note}") }
                 )
             }
@@ -739,14 +966,39 @@ impl Narrate for Event {
             Event::Held { unit: _, name, held } => {
                 format!("{name} is {}", if *held { "held in place" } else { "released" })
             }
-            Event::MoraleChecked { unit: _, name, roll, modifiers, total, target, passed } => {
+            Event::MoraleChecked {
+                unit: _,
+                name,
+                roll,
+                modifiers,
+                total,
+                target,
+                passed,
+                depth,
+                cause,
+            } => {
                 let m: Vec<String> = modifiers.iter().map(|(n, v)| format!("{n} {v:+}")).collect();
+                let why = match cause.as_ref().map(|c| c.as_str()) {
+                    Some("MOV-GAME-MELEE") => " in melee",
+                    Some("MOV-GAME-RALLY") => " to rally",
+                    _ => "",
+                };
+                let depth = match depth {
+                    Some(d) if d.bonus == 0 => {
+                        format!("; no depth bonus: {} [{}]", d.reason, d.rule)
+                    }
+                    _ => String::new(),
+                };
                 format!(
-                    "{name} morale check: {roll} {} = {total} against {target}: {}",
+                    "{name} morale check{why}: {roll} {} = {total} against {target}: {}{depth}",
                     m.join(" "),
                     if *passed { "passed" } else { "failed" }
                 )
             }
+            Event::MeleeResult { unit: _, name, from, to, driven_off } => format!(
+                "{name} fails in melee: {from} to {to}{}",
+                if *driven_off { ", driven off" } else { "" }
+            ),
             Event::Rallied { unit: _, name } => format!("{name} rallies"),
             Event::BattleOver { reason } => format!("the battle is over: {reason}"),
         }

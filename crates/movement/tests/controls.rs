@@ -271,10 +271,9 @@ fn a_drop_at_an_oblique_facing_is_a_wheel() {
     );
     let arc = width * std::f64::consts::FRAC_PI_4;
     assert!(
-        m.notes
-            .iter()
-            .any(|n| n.starts_with("wheel 45°")
-                && n.ends_with(&format!(": {arc:.2}\" [MOV-TER-02]"))),
+        m.notes.iter().any(|n| n.starts_with("wheel 45°")
+            && n.contains(&format!(": {arc:.2}\" × firm ground ×1 [MOV-TER-02]"))
+            && n.ends_with(&format!("= {arc:.2}\""))),
         "{:?}",
         m.notes
     );

@@ -60,3 +60,25 @@ fn mov_limb_03_only_limbered_pieces_move_and_only_unlimbered_shoot() {
     );
     assert_eq!(check_rule(&heavy, RED, &mv(0, vec![adv(30.0, 13.0)])), None);
 }
+
+/// MOV-LIMB-02: shooting first and then limbering in the same turn is refused, with the rule;
+/// the piece limbers in a later turn. Played from the ready scenario's Blue Bombard
+/// (unlimbered on Windmill Hill).
+#[test]
+fn mov_limb_02_a_piece_that_has_shot_may_not_limber_in_that_turn() {
+    let mut g = game(&ford_text());
+    let bombard = g.state().find("Blue Bombard").expect("the ford's bombard");
+    end(&mut g); // red's phase of turn 1
+    let shot = ok(&mut g, BLUE, Command::Shoot { unit: bombard });
+    assert!(matches!(shot.as_slice(), [movement::Event::Shot { .. }]), "{shot:?}");
+    assert_eq!(refused(&mut g, BLUE, Command::Limber { unit: bombard }), "MOV-LIMB-02");
+    let piece = g.state().units[bombard].limber.clone().unwrap();
+    assert!(!piece.limbered && !piece.changing, "{piece:?}");
+    assert_eq!(piece.shot_turn, Some(1));
+    end(&mut g);
+    end(&mut g);
+    // Turn 2: it has not shot, so it may limber (and then may not shoot).
+    let ev = ok(&mut g, BLUE, Command::Limber { unit: bombard });
+    assert!(g.log().iter().any(|l| l.text.contains("Blue Bombard limbers")), "{ev:?}");
+    assert_eq!(refused(&mut g, BLUE, Command::Shoot { unit: bombard }), "MOV-LIMB-02");
+}

@@ -132,3 +132,78 @@ fn an_inline_stand_footprint_sets_the_wheel_radius() {
     let bad = json!({"question": "facing", "unit": {"type": "heavy_infantry", "discipline": "good", "stand_size": [0.0, 1.0]}, "turns": ["left"]});
     assert!(answer(&bad).unwrap_err().to_string().contains("stand_size"));
 }
+
+fn facts(a: &Value) -> std::collections::BTreeMap<String, Value> {
+    a["facts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_str().unwrap().to_string(), p[1].clone()))
+        .collect()
+}
+
+/// MOV-FM-01 (with MOV-R-28, MOV-FM-05, MOV-FM-06): after a failed discipline check no forced
+/// march is made, so the referee reports no attrition and no exhaustion, as the game does.
+#[test]
+fn mov_fm_01_a_failed_check_brings_no_attrition_and_no_exhaustion() {
+    // The referee: good light infantry rolls 3 against 4+ (and an exhaustion die it should not
+    // have rolled).
+    let q = json!({
+        "question": "forced_march",
+        "unit": {"type": "light_infantry", "armor": "light", "discipline": "good", "stands": 4, "files": 4},
+        "discipline_roll": 3,
+        "exhaustion_roll": 10,
+        "ep": 10
+    });
+    let a = answer(&q).unwrap();
+    let f = facts(&a);
+    assert_eq!(f["discipline_check_passed"], json!(false));
+    assert_eq!(f["forced_march_made"], json!(false));
+    assert_eq!(f["ep_lost_per_stand"], json!(0));
+    assert_eq!(f["ep_after"], json!(10));
+    assert_eq!(f["exhausted"], json!(false));
+    assert!(!f.contains_key("exhausted_on"), "{a}");
+    assert_eq!(a["allowed"], json!(false));
+    close(num(&a, "allowance"), 12.0);
+    for r in ["MOV-FM-01", "MOV-R-20", "MOV-R-28"] {
+        assert!(has_rule(&a, r), "{r}: {a}");
+    }
+    for r in ["MOV-FM-05", "MOV-FM-06", "MOV-FM-07"] {
+        assert!(!has_rule(&a, r), "{r} cited after a failed check: {a}");
+    }
+    // A passed check (5) and the same exhaustion die: attrition and exhaustion follow.
+    let mut q = q;
+    q["discipline_roll"] = json!(5);
+    let a = answer(&q).unwrap();
+    let f = facts(&a);
+    assert_eq!(f["forced_march_made"], json!(true));
+    assert_eq!(f["ep_lost_per_stand"], json!(2));
+    assert_eq!(f["exhausted"], json!(true));
+    assert!(has_rule(&a, "MOV-FM-05") && has_rule(&a, "MOV-FM-06"), "{a}");
+
+    // The game: Red Archers (good light infantry, ford.toml) declare a forced march and fail
+    // the check (3): they move normally, with no attrition and no exhaustion roll.
+    let mut st = common::state(&common::ford_text());
+    let archers = st.find("Red Archers").unwrap();
+    let ep_before: Vec<i32> = st.units[archers].stands.iter().map(|s| s.ep).collect();
+    let ev = common::run(
+        &mut st,
+        common::RED,
+        common::forced(archers, vec![common::adv(28.0, 16.0)]),
+        &[3],
+    );
+    assert!(
+        ev.iter().any(|e| matches!(e, movement::Event::DisciplineCheck { passed: false, .. })),
+        "{ev:?}"
+    );
+    assert!(
+        ev.iter().all(|e| !matches!(
+            e,
+            movement::Event::Attrition { .. } | movement::Event::ExhaustionRoll { .. }
+        )),
+        "{ev:?}"
+    );
+    let ep_after: Vec<i32> = st.units[archers].stands.iter().map(|s| s.ep).collect();
+    assert_eq!(ep_before, ep_after);
+    assert_eq!(st.units[archers].exhausted_turn, None);
+}

@@ -350,3 +350,73 @@ fn mov_ter_14_terrain_multiplies_direction_and_holds_under_forced_march() {
         "MOV-FM-08"
     );
 }
+
+/// The items of the `Moved` event among `ev`, with each item's factors as (rule, what, value).
+fn moved_items(ev: &[movement::Event]) -> Vec<movement::state::CostItem> {
+    ev.iter()
+        .find_map(|e| match e {
+            movement::Event::Moved { items, .. } => Some(items.clone()),
+            _ => None,
+        })
+        .expect("a Moved event")
+}
+
+fn moved_rules(ev: &[movement::Event]) -> Vec<String> {
+    ev.iter()
+        .find_map(|e| match e {
+            movement::Event::Moved { rules, .. } => {
+                Some(rules.iter().map(|r| r.to_string()).collect())
+            }
+            _ => None,
+        })
+        .expect("a Moved event")
+}
+
+/// The ready scenario with its weather set and the Red General placed at `at` facing
+/// `facing` degrees.
+fn ford_with(weather: &str, at: [f64; 2], facing: f64) -> String {
+    let text = ford_text().replace("weather = \"dry\"", &format!("weather = \"{weather}\""));
+    let general = "position = [24.0, 4.0]\nfacing = 0.0";
+    assert!(text.contains(general));
+    text.replacen(general, &format!("position = [{}, {}]\nfacing = {facing}", at[0], at[1]), 1)
+}
+
+/// MOV-TER-09 and MOV-TER-10: a paved road costs ×½ whatever the weather and is logged as a
+/// paved road; a dirt road costs ×½ dry and ×2 wet and is logged as a dirt road with its weather.
+#[test]
+fn mov_ter_09_a_paved_road_is_logged_as_paved_in_the_wet_and_a_dirt_road_as_dirt() {
+    // The Red General on the King's Road (paved) in the rain, marching 6.5" north.
+    for weather in ["dry", "wet"] {
+        let mut g = game(&ford_with(weather, [34.0, 10.0], 0.0));
+        let ev = ok(&mut g, RED, mv(0, vec![adv(34.0, 16.5)]));
+        let items = moved_items(&ev);
+        assert_eq!(items.len(), 1, "{items:?}");
+        let road = &items[0].factors[0];
+        assert_eq!((road.rule.as_str(), road.what.as_str()), ("MOV-TER-09", "paved road"));
+        close(road.value, 0.5);
+        close(items[0].cost, 3.25);
+        let rules = moved_rules(&ev);
+        assert!(rules.contains(&"MOV-TER-09".to_string()), "{rules:?}");
+        assert!(!rules.contains(&"MOV-TER-10".to_string()), "{weather}: {rules:?}");
+        assert!(
+            g.log().iter().any(|l| l.text.contains("paved road ×0.5 [MOV-TER-09]")),
+            "{:?}",
+            g.log()
+        );
+    }
+    // Along Mill Lane (dirt), 8" west: ×½ dry, ×2 wet, logged as a dirt road either way.
+    for (weather, m, what) in [("dry", 0.5, "dirt road (dry)"), ("wet", 2.0, "dirt road (wet)")] {
+        let mut g = game(&ford_with(weather, [20.0, 7.0], 270.0));
+        let ev = ok(&mut g, RED, mv(0, vec![adv(12.0, 7.0)]));
+        let items = moved_items(&ev);
+        assert_eq!(items.len(), 1, "{items:?}");
+        let lane = &items[0].factors[0];
+        assert_eq!((lane.rule.as_str(), lane.what.as_str()), ("MOV-TER-10", what));
+        close(lane.value, m);
+        close(items[0].cost, 8.0 * m);
+        let rules = moved_rules(&ev);
+        assert!(!rules.contains(&"MOV-TER-09".to_string()), "{weather}: {rules:?}");
+        let at = g.state().units[0].pose.at;
+        close(at.x, 12.0);
+    }
+}

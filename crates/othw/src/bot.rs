@@ -158,7 +158,8 @@ struct FighterKey {
     specials: crate::data::Specials,
     stats: [u8; 7],
     terrain: CellTerrain,
-    general: Option<(u8, u8, bool)>,
+    general: Option<DuelGeneral>,
+    phalanx_test: bool,
 }
 
 /// A small multiply-rotate hasher for the odds cache (the keys are a few dozen bytes of
@@ -786,16 +787,18 @@ fn aspect_code(a: Aspect) -> u8 {
 }
 
 fn fighter_key(st: &State, x: &Unit, terrain: CellTerrain) -> FighterKey {
-    let general = st.active_general(x.side).filter(|g| g.unit == x.id).map(|g| {
-        let o = st.side(x.side).orders;
-        (g.attack, if o.rally { g.rally } else { 0 }, o.reroll)
-    });
+    let orders = st.side(x.side).orders;
+    let general = st
+        .active_general(x.side)
+        .filter(|g| g.unit == x.id)
+        .map(|g| DuelGeneral::of_game(g, orders));
     FighterKey {
         class: x.class,
         specials: x.specials,
         stats: [x.m, x.a, x.d, x.s, x.l, x.retreat_tests, x.sp],
         terrain,
         general,
+        phalanx_test: orders.phalanx,
     }
 }
 
@@ -816,11 +819,8 @@ fn fighter(k: &FighterKey) -> Fighter {
         },
         sp,
         terrain: k.terrain,
-        general: k.general.map(|(attack_dice, rally, reroll)| DuelGeneral {
-            attack_dice,
-            rally,
-            reroll,
-        }),
+        general: k.general,
+        phalanx_test: k.phalanx_test,
     }
 }
 

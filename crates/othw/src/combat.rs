@@ -176,3 +176,58 @@ pub fn leadership_passes(roll: u8, l: u8) -> bool {
 pub fn leadership_sixths(l: u8) -> u8 {
     (7u8.saturating_sub(l)).min(6)
 }
+
+/// How a round ends for the two sides (index 0 the attacker, 1 the defender), worked out from
+/// the strength each had and the hits each took after every cancellation (OTHW-CMB-09 to
+/// CMB-12, FLT-01). The engine and the [`crate::duel`] calculator both decide a round by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundEnd {
+    /// Each side's strength after the hits, before any is kept at `keep` (OTHW-CMB-09).
+    pub hit_to: [u8; 2],
+    /// Each side's strength at the end of the round (OTHW-CMB-12 applied).
+    pub sp: [u8; 2],
+    /// The side that took fewer hits, if either (OTHW-CMB-11).
+    pub winner: Option<usize>,
+    /// The sides left at 0 strength, which break and flee (OTHW-FLT-01): the loser, or the
+    /// winner when it alone fell to 0, or a side at 0 after a drawn round.
+    pub breaks: [bool; 2],
+    /// The sides kept at `keep` strength because both would have broken (OTHW-CMB-12).
+    pub kept: [bool; 2],
+}
+
+impl RoundEnd {
+    /// The loser, if the round was not drawn.
+    pub fn loser(&self) -> Option<usize> {
+        self.winner.map(|w| 1 - w)
+    }
+}
+
+/// The end of a round from the strengths `sp` and the hits taken `hits` (attacker first):
+/// fewer hits wins; when both would fall to 0 the winner (in a draw, both) keeps `keep`
+/// strength and only the loser breaks (OTHW-CMB-12); otherwise every side at 0 breaks, the
+/// winner included.
+pub fn round_end(sp: [u8; 2], hits: [u8; 2], keep: u8) -> RoundEnd {
+    let hit_to = [sp[0].saturating_sub(hits[0]), sp[1].saturating_sub(hits[1])];
+    let winner = match hits[0].cmp(&hits[1]) {
+        std::cmp::Ordering::Less => Some(0),
+        std::cmp::Ordering::Greater => Some(1),
+        std::cmp::Ordering::Equal => None,
+    };
+    let mut end = RoundEnd { hit_to, sp: hit_to, winner, breaks: [false; 2], kept: [false; 2] };
+    if hit_to == [0, 0] {
+        match winner {
+            Some(w) => {
+                end.sp[w] = keep;
+                end.kept[w] = true;
+                end.breaks[1 - w] = true;
+            }
+            None => {
+                end.sp = [keep; 2];
+                end.kept = [true; 2];
+            }
+        }
+    } else {
+        end.breaks = [hit_to[0] == 0, hit_to[1] == 0];
+    }
+    end
+}

@@ -750,6 +750,12 @@ fn validate_rules(r: &Rules, p: &mut Problems<'_>) {
             p.error(k, "a d6 face (1 to 6)");
         }
     }
+    if r.combat.both_broken_keep == 0 {
+        p.error(
+            "combat.both_broken_keep",
+            "a unit kept in the fight needs at least 1 strength point",
+        );
+    }
     if r.combat.retreat_steps.is_empty() {
         p.error("combat.retreat_steps", "at least one step is needed");
     }

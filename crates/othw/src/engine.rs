@@ -7,7 +7,7 @@
 //! from the state given (see `State::clone_from`), so that an action allocates nothing for it.
 
 use crate::Othw;
-use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile};
+use crate::combat::{Aspect, Combatant, aspect, leadership_passes, profile, round_end};
 use crate::data::{FateResult, RampageTurn, RetreatStep, Special};
 use crate::state::{
     ActionKind, Command, EMPTY, Event, GoneHow, Placement, State, Status, TestKind, Unit, UnitId,
@@ -528,28 +528,23 @@ impl<'a> Ctx<'a> {
                 self.risk(x.side, false);
             }
         }
-        // Strength points.
-        let sp_a = a.sp.saturating_sub(hits_on_a);
-        let sp_d = d.sp.saturating_sub(hits_on_d);
-        self.set_sp(att, sp_a, hits_text(hits_on_a), "OTHW-CMB-09");
-        self.set_sp(def, sp_d, hits_text(hits_on_d), "OTHW-CMB-09");
-        let (winner, loser) = match hits_on_a.cmp(&hits_on_d) {
-            std::cmp::Ordering::Less => (Some(att), Some(def)),
-            std::cmp::Ordering::Greater => (Some(def), Some(att)),
-            std::cmp::Ordering::Equal => (None, None),
-        };
+        // Strength points, the result and who breaks (OTHW-CMB-09 to CMB-12).
         let keep = self.r.data.rules.combat.both_broken_keep;
-        if sp_a == 0 && sp_d == 0 {
-            match winner {
-                Some(w) => {
-                    self.set_sp(w, keep, "both would break: the winner stands", "OTHW-CMB-12")
-                }
-                None => {
-                    self.set_sp(att, keep, "both would break in a draw", "OTHW-CMB-12");
-                    self.set_sp(def, keep, "both would break in a draw", "OTHW-CMB-12");
-                }
+        let end = round_end([a.sp, d.sp], [hits_on_a, hits_on_d], keep);
+        let ids = [att, def];
+        self.set_sp(att, end.hit_to[0], hits_text(hits_on_a), "OTHW-CMB-09");
+        self.set_sp(def, end.hit_to[1], hits_text(hits_on_d), "OTHW-CMB-09");
+        for ((u, kept), sp) in ids.into_iter().zip(end.kept).zip(end.sp) {
+            if kept {
+                let why = if end.winner.is_some() {
+                    "both would break: the winner stands"
+                } else {
+                    "both would break in a draw"
+                };
+                self.set_sp(u, sp, why, "OTHW-CMB-12");
             }
         }
+        let (winner, loser) = (end.winner.map(|i| ids[i]), end.loser().map(|i| ids[i]));
         // "W wins the round (N hits to M); L loses" or "a drawn round (N hits each)".
         let text = match (winner, loser) {
             (Some(w), Some(l)) => [
@@ -572,56 +567,66 @@ impl<'a> Ctx<'a> {
             loser,
             text,
         });
-        match (winner, loser) {
-            (Some(w), Some(l)) => {
-                let square = self.st.units[l as usize].pos;
-                let away = direction(self.st.units[w as usize].pos, square)
-                    .unwrap_or(self.st.units[w as usize].facing);
-                let lx = self.st.units[l as usize].clone();
-                if lx.sp == 0 {
-                    let rampaging = lx.status == Status::Rampaging;
-                    self.break_unit(l, Cause::Combat);
-                    let wx = &self.st.units[w as usize];
-                    if !rampaging && wx.status == Status::Ready {
-                        let e = Event::Pursuit {
-                            unit: w,
-                            name: wx.name.clone(),
-                            target: Some(l),
-                            target_name: Some(lx.name.clone()),
-                            rule: rid("OTHW-FLT-08"),
-                        };
-                        self.emit(e);
-                    }
-                } else if lx.status == Status::Rampaging {
-                    // A rampaging elephant never retreats (OTHW-CMB-20).
-                } else if lx.has(Special::Rampage) {
-                    self.rampage_first(l, away);
-                } else {
-                    self.retreat(l, away);
-                }
-                if self.st.units[w as usize].status == Status::Ready && self.st.at(square).is_none()
-                {
-                    self.follow_up(w, square);
+        let Some(wi) = end.winner else {
+            // A drawn round: a side left at 0 breaks; nobody retreats, pursues or follows up.
+            for (u, breaks) in ids.into_iter().zip(end.breaks) {
+                if breaks {
+                    self.break_unit(u, Cause::Combat);
                 }
             }
-            _ => {
-                for u in [att, def] {
-                    if self.st.units[u as usize].sp == 0 {
-                        self.break_unit(u, Cause::Combat);
-                    }
-                }
+            return;
+        };
+        let (w, l) = (ids[wi], ids[1 - wi]);
+        let square = self.st.units[l as usize].pos;
+        let away = direction(self.st.units[w as usize].pos, square)
+            .unwrap_or(self.st.units[w as usize].facing);
+        let lx = self.st.units[l as usize].clone();
+        let rampaging = lx.status == Status::Rampaging;
+        // Breaks first: the loser's, then the winner's when it alone fell to 0 (OTHW-FLT-01).
+        let mut loser_broke = end.breaks[1 - wi];
+        if loser_broke {
+            self.break_unit(l, Cause::Combat);
+        }
+        if end.breaks[wi] {
+            self.break_unit(w, Cause::Combat);
+        }
+        if !loser_broke {
+            if rampaging {
+                // A rampaging elephant never retreats (OTHW-CMB-20).
+            } else if lx.has(Special::Rampage) {
+                loser_broke = self.rampage_first(l, away);
+            } else {
+                loser_broke = self.retreat(l, away);
             }
+        }
+        let wx = &self.st.units[w as usize];
+        if wx.status != Status::Ready {
+            return;
+        }
+        if loser_broke && !rampaging && self.st.units[l as usize].status == Status::Fleeing {
+            let e = Event::Pursuit {
+                unit: w,
+                name: wx.name.clone(),
+                target: Some(l),
+                target_name: Some(lx.name.clone()),
+                rule: rid("OTHW-FLT-08"),
+            };
+            self.emit(e);
+        }
+        if self.st.at(square).is_none() {
+            self.follow_up(w, square);
         }
     }
 
     /// Up to three leadership tests; each failure falls back, faces away, falls back
-    /// (OTHW-CMB-13 to CMB-16). `away` is the direction from the winner to the loser.
-    pub fn retreat(&mut self, l: UnitId, away: GridFacing) {
+    /// (OTHW-CMB-13 to CMB-16). `away` is the direction from the winner to the loser. True when
+    /// the strength lost on a blocked step broke the unit (a combat break: its victor pursues).
+    pub fn retreat(&mut self, l: UnitId, away: GridFacing) -> bool {
         let tests = self.st.units[l as usize].retreat_tests;
         let mut fails = 0u8;
         for _ in 0..tests {
             if self.test(l, TestKind::Retreat, "OTHW-CMB-13") {
-                return;
+                return false;
             }
             fails += 1;
             let x = self.st.units[l as usize].clone();
@@ -638,7 +643,7 @@ impl<'a> Ctx<'a> {
                     let n = self.r.data.morale.drops.combat_break;
                     self.queue_drop(x.side, n, [&x.name, " pushed off"].concat(), "OTHW-VIC-03");
                 }
-                return;
+                return false;
             }
             if self.st.board.impassable(q) || self.st.at(q).is_some() {
                 let loss = self.r.data.rules.combat.blocked_retreat_loss;
@@ -646,12 +651,13 @@ impl<'a> Ctx<'a> {
                 self.set_sp(l, nsp, "retreat blocked", "OTHW-CMB-16");
                 if nsp == 0 {
                     self.break_unit(l, Cause::Combat);
-                    return;
+                    return true;
                 }
                 continue;
             }
             self.place(l, q, x.facing, Placement::Retreat, "OTHW-CMB-14");
         }
+        false
     }
 
     /// The winner's follow-up into the emptied square (OTHW-CMB-17, TRT-08).
@@ -666,14 +672,14 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// An elephant that lost a round rolls on the rampage table (OTHW-CMB-18).
-    fn rampage_first(&mut self, u: UnitId, away: GridFacing) {
+    /// An elephant that lost a round rolls on the rampage table (OTHW-CMB-18); true when it did
+    /// not rampage and a blocked retreat broke it.
+    fn rampage_first(&mut self, u: UnitId, away: GridFacing) -> bool {
         let roll = self.d6("rampage", "OTHW-CMB-18");
         let turn = self.r.data.rules.rampage.first[(roll.value.clamp(1, 6) - 1) as usize];
         self.emit(Event::Rampage { unit: u, name: self.name(u), roll, turn });
         if turn == RampageTurn::None {
-            self.retreat(u, away);
-            return;
+            return self.retreat(u, away);
         }
         let e = Event::Status {
             unit: u,
@@ -685,6 +691,7 @@ impl<'a> Ctx<'a> {
         };
         self.emit(e);
         self.rampage_move(u, turn);
+        false
     }
 
     /// A rampage: turn, advance up to M, attack whatever is in the way (OTHW-CMB-19).

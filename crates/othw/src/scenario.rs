@@ -29,7 +29,7 @@
 //! [[unit]]
 //! side = "red"
 //! type = "Legion"
-//! name = "Legio I"    # optional
+//! name = "Legio I"    # optional; a name the other side also uses gets its side, "(red)"
 //! at = [5, 1]         # column, row from the south-west corner (A1)
 //! facing = "north"    # optional: towards the enemy
 //! general = true      # the general's unit
@@ -414,6 +414,16 @@ impl Othw {
                 facing,
                 general: u.general,
             });
+        }
+        // A name both sides use is told apart by its side everywhere it is printed.
+        let shared: Vec<bool> = units
+            .iter()
+            .map(|u| units.iter().any(|v| v.side != u.side && v.name == u.name))
+            .collect();
+        for (u, shared) in units.iter_mut().zip(shared) {
+            if shared {
+                u.name = Arc::from(format!("{} ({})", u.name, u.side));
+            }
         }
         for s in Side::BOTH {
             if let Some(x) = &sides[s.index()] {

@@ -121,7 +121,8 @@ struct FighterKey {
     type_name: Arc<str>,
     sp: u8,
     terrain: u8,
-    general: Option<(u8, u8, bool)>,
+    general: Option<DuelGeneral>,
+    phalanx_test: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -132,44 +133,22 @@ struct OddsKey {
     general_dice: bool,
 }
 
-fn general_of(st: &State, x: &Unit) -> Option<DuelGeneral> {
-    st.active_general(x.side).filter(|g| g.unit == x.id).map(|g| {
-        let o = st.side(x.side).orders;
-        DuelGeneral {
-            attack_dice: g.attack,
-            rally: if o.rally { g.rally } else { 0 },
-            reroll: o.reroll,
-        }
-    })
-}
-
 fn fighter_key(st: &State, x: &Unit, terrain: tabletop::grid::CellTerrain) -> FighterKey {
+    let orders = st.side(x.side).orders;
     FighterKey {
         type_name: x.type_name.clone(),
         sp: x.sp,
         terrain: terrain as u8,
-        general: general_of(st, x).map(|g| (g.attack_dice, g.rally, g.reroll)),
+        general: st
+            .active_general(x.side)
+            .filter(|g| g.unit == x.id)
+            .map(|g| DuelGeneral::of_game(g, orders)),
+        phalanx_test: orders.phalanx,
     }
 }
 
 fn fighter(_r: &Othw, st: &State, x: &Unit, at: tabletop::grid::CellPos) -> Fighter {
-    Fighter {
-        ty: crate::data::UnitType {
-            name: std::sync::Arc::default(),
-            roster: String::new(),
-            class: x.class,
-            m: x.m,
-            a: x.a,
-            d: x.d,
-            s: x.s,
-            l: x.l,
-            specials: x.specials,
-            retreat_tests: x.retreat_tests,
-        },
-        sp: x.sp,
-        terrain: st.board.terrain(at),
-        general: general_of(st, x),
-    }
+    Fighter::of_unit(st, x, st.board.terrain(at))
 }
 
 /// A 64-bit fingerprint of everything in a state that decides what may be done and what the

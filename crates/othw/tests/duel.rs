@@ -61,14 +61,16 @@ fn heavy_infantry_against_infantry_matches_the_hand_calculation() {
 fn a_rally_die_and_a_rear_attack_follow_the_hand_calculation() {
     let r = rules();
     let mut inf = Fighter::new(ty("generic", "Infantry"));
-    inf.general = Some(DuelGeneral { attack_dice: 1, rally: 1, reroll: true });
+    inf.general = Some(DuelGeneral::of(r.data.general("Generic general").expect("known")));
     let odds = r.duel(&Fighter::new(ty("generic", "Heavy Infantry")), &inf, Aspect::Front, false);
     // One rally die (5+, 1/3) cancels one hit whenever there is one:
     //   P(0 after) = 125/216 + 75/216 · 1/3 = 150/216 = 25/36.
     assert_eq!(odds.defender.hits_taken[0], Ratio::new(25, 36));
-    // With the general's reroll a leadership test at L5 passes 1/3 + 2/3 · 1/3 = 5/9.
+    // A losing infantry was hit, so its general rallied and took a Risk test: a 1 (1/6) and a
+    // Fate roll of 1-4 (4/6) put him out of action, 1/9. With him, a failed test at L5 is
+    // rerolled: the first test passes 1/3 + 2/3 · 8/9 · 1/3 = 43/81.
     let lose = odds.defender.retreat.iter().fold(Ratio::ZERO, |a, b| a.plus(*b));
-    assert_eq!(odds.defender.retreat[0], lose.times(Ratio::new(5, 9)));
+    assert_eq!(odds.defender.retreat[0], lose.times(Ratio::new(43, 81)));
     // From the rear: 3 dice at 3+ (2/3 each), and no dice back:
     //   P(3 hits) = 8/27, P(0) = 1/27.
     let odds = r.duel(
@@ -121,7 +123,7 @@ fn terrain_and_the_generals_dice_change_the_duel_dice() {
     // loose order, which denies it (OTHW-R-22).
     let mut legion = Fighter::new(ty("roman", "Legion"));
     legion.terrain = tabletop::grid::CellTerrain::Hill;
-    legion.general = Some(DuelGeneral { attack_dice: 1, rally: 1, reroll: true });
+    legion.general = Some(DuelGeneral::of(r.data.general("Generic general").expect("known")));
     let mut iberians = Fighter::new(ty("carthaginian", "Iberian Infantry"));
     iberians.terrain = tabletop::grid::CellTerrain::Ford;
     let odds = r.duel(&legion, &iberians, Aspect::Front, true);

@@ -222,3 +222,62 @@ fn othw_flt_11_pursuers_cannot_be_activated_but_fight_back() {
         )
     );
 }
+
+/// The generic battle (the ready scenario) with red moving first, and the ID of a unit by
+/// side and name.
+fn generic() -> othw::State {
+    state(&ready("generic.toml").replace("first = \"roll\"", "first = \"red\""))
+}
+
+fn id(st: &othw::State, side: Side, name: &str) -> u8 {
+    st.units.iter().find(|u| u.side == side && u.name.starts_with(name)).expect("a unit").id
+}
+
+/// Checks OTHW-FLT-01 for a winner: the Cataphracts (1 SP left) beat a Warband 2 hits to 1 and
+/// fall to 0 themselves; the Warband keeps 3. Only both at 0 keeps the winner at 1
+/// (OTHW-CMB-12), so the Cataphracts break and flee at once (red's phase), costing red a point
+/// of army morale; nobody pursues them, and the Warband, the loser, still tests to retreat.
+#[test]
+fn othw_flt_01_a_winner_left_alone_at_zero_breaks_and_flees() {
+    let mut st = generic();
+    let (cat, wb) = (id(&st, Side::Red, "Cataphracts"), id(&st, Side::Blue, "Warband 1"));
+    put(&mut st, cat, 3, 3, N);
+    put(&mut st, wb, 3, 4, S);
+    st.units[cat as usize].sp = 1;
+    let am = st.side(Side::Red).am;
+    // Phase end 3; Cataphracts [6 6] at 5+: 2 hits; Warband [6 1 1] at 6+: 1 hit; the
+    // Warband's retreat test 6 passes (L5).
+    let ev = fight(&mut st, cat, N, &[3, 6, 6, 6, 1, 1, 6]);
+    let c = &st.units[cat as usize];
+    assert_eq!((c.sp, c.status, c.facing), (0, Status::Fleeing, S));
+    assert_eq!(c.pos, at(3, 0), "it fled its full 3 squares towards its own edge");
+    let w = &st.units[wb as usize];
+    assert_eq!((w.sp, w.status, w.pursuing), (2, Status::Ready, None));
+    assert_eq!(st.side(Side::Red).am, am - 1);
+    assert!(logged(&ev, "Cataphracts 1 wins the round (2 hits to 1)"));
+    assert!(logged(&ev, "[OTHW-FLT-01] Cataphracts 1 breaks and flees"));
+    assert!(logged(&ev, "Warband 1 tests for retreat"));
+    assert!(!logged(&ev, "[OTHW-FLT-08]"), "a loser does not pursue");
+}
+
+/// Checks OTHW-FLT-08 for a break on a blocked retreat (OTHW-CMB-16): the Levies, hit down to
+/// 1 SP, fail their test and cannot fall back (a friend stands behind them); the SP lost
+/// instead breaks them, and the Heavy Infantry that beat them pursues them.
+#[test]
+fn othw_flt_08_a_loser_broken_on_a_blocked_retreat_is_pursued() {
+    let mut st = generic();
+    let hi = id(&st, Side::Red, "Heavy Infantry 1");
+    let (lev, wb) = (id(&st, Side::Blue, "Levies 1"), id(&st, Side::Blue, "Warband 1"));
+    put(&mut st, hi, 7, 3, N);
+    put(&mut st, lev, 7, 4, S);
+    put(&mut st, wb, 7, 5, S);
+    st.units[lev as usize].sp = 2;
+    // Phase end 3; Heavy Infantry [5 1 1] at 5+: 1 hit; Levies [1] at 6+; retreat test 1 fails
+    // (L6) and the step back is blocked: 1 → 0.
+    let ev = fight(&mut st, hi, N, &[3, 5, 1, 1, 1, 1]);
+    let l = &st.units[lev as usize];
+    assert_eq!((l.sp, l.status, l.pos), (0, Status::Fleeing, at(7, 4)));
+    assert_eq!(st.units[hi as usize].pursuing, Some(lev));
+    assert!(logged(&ev, "[OTHW-CMB-16]"));
+    assert!(logged(&ev, "[OTHW-FLT-08] Heavy Infantry 1 pursues Levies 1"));
+}

@@ -148,9 +148,23 @@ enum Command {
         /// The ground: `wood` or `ford` (the defender's square), `downhill` (the attacker on a hill).
         #[arg(long, value_enum)]
         terrain: Option<crate::duel::DuelTerrain>,
-        /// A general with the attacking unit (e.g. `Hannibal`).
+        /// A general with the attacking unit (e.g. `Alexander`); he adds his attack dice.
         #[arg(long)]
         general: Option<String>,
+        /// A general with the defending unit (e.g. `Hannibal`).
+        #[arg(long)]
+        defender_general: Option<String>,
+        /// Each fighter's strength points at the start of the round, `ATTACKER,DEFENDER`
+        /// (e.g. `2,4`); full strength when not given.
+        #[arg(long, value_name = "ATT,DEF", value_parser = crate::duel::parse_sp)]
+        sp: Option<(u8, u8)>,
+        /// Traits added to the attacker, comma-separated data names (e.g.
+        /// `phalanx,throwing_spears`; also archers, hoplites, elephant_drill, indian, …).
+        #[arg(long, value_name = "TRAITS")]
+        attacker_traits: Vec<String>,
+        /// Traits added to the defender.
+        #[arg(long, value_name = "TRAITS")]
+        defender_traits: Vec<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -191,7 +205,20 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         }
     };
     match cli.command {
-        Command::Duel { ruleset, attacker, defender, rear, flank, terrain, general, json } => {
+        Command::Duel {
+            ruleset,
+            attacker,
+            defender,
+            rear,
+            flank,
+            terrain,
+            general,
+            defender_general,
+            sp,
+            attacker_traits,
+            defender_traits,
+            json,
+        } => {
             if ruleset != "othw" {
                 bail!("duel is for the rule set othw, not '{ruleset}'");
             }
@@ -202,6 +229,10 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
                 flank,
                 terrain,
                 general: general.as_deref(),
+                defender_general: defender_general.as_deref(),
+                sp,
+                attacker_traits: &attacker_traits,
+                defender_traits: &defender_traits,
             };
             let (value, text) = crate::duel::answer(&q)?;
             if json {

@@ -3,7 +3,7 @@
 use anyhow::bail;
 use othw::Othw;
 use othw::combat::Aspect;
-use othw::data::UnitType;
+use othw::data::{Special, Specials, UnitType};
 use othw::duel::{DuelGeneral, DuelOdds, Fighter, Ratio, SideOdds};
 use serde_json::json;
 use tabletop::grid::CellTerrain;
@@ -31,8 +31,60 @@ pub struct DuelQuestion<'a> {
     pub flank: bool,
     /// The ground.
     pub terrain: Option<DuelTerrain>,
-    /// A general with the attacker.
+    /// A general with the attacker (his attack dice used).
     pub general: Option<&'a str>,
+    /// A general with the defender.
+    pub defender_general: Option<&'a str>,
+    /// Each fighter's strength points at the start of the round (attacker, defender); their
+    /// types' full strength when not given.
+    pub sp: Option<(u8, u8)>,
+    /// Traits (specials) added to the attacker's type, by their data names.
+    pub attacker_traits: &'a [String],
+    /// Traits added to the defender's type.
+    pub defender_traits: &'a [String],
+}
+
+/// Parses `--sp ATT,DEF` (e.g. `2,4`).
+pub fn parse_sp(text: &str) -> Result<(u8, u8), String> {
+    let (a, d) = text
+        .split_once(',')
+        .ok_or_else(|| format!("'{text}': give both strengths as ATTACKER,DEFENDER, e.g. 2,4"))?;
+    let n = |x: &str| {
+        x.trim()
+            .parse::<u8>()
+            .ok()
+            .filter(|&v| v > 0)
+            .ok_or_else(|| format!("'{}' is not a strength of 1 or more", x.trim()))
+    };
+    Ok((n(a)?, n(d)?))
+}
+
+/// Adds the named traits to `ty`; an unknown name or an elephant both African and Indian is
+/// refused with the list of known names.
+fn add_traits(ty: &mut UnitType, names: &[String], who: &str) -> anyhow::Result<()> {
+    for name in names.iter().flat_map(|n| n.split(',')).map(str::trim).filter(|n| !n.is_empty()) {
+        let Some(sp) = Special::ALL.into_iter().find(|s| s.name().eq_ignore_ascii_case(name))
+        else {
+            let known: Vec<&str> = Special::ALL.iter().map(|s| s.name()).collect();
+            bail!("unknown trait '{name}' for the {who}: known traits are {}", known.join(", "));
+        };
+        ty.specials = Specials(ty.specials.0 | sp.bit());
+    }
+    if ty.specials.has(Special::African) && ty.specials.has(Special::Indian) {
+        bail!("the {who} is an African or an Indian elephant, not both");
+    }
+    Ok(())
+}
+
+/// The general called `name` (any case), or an error listing the known ones.
+fn general(rules: &Othw, name: &str) -> anyhow::Result<DuelGeneral> {
+    match rules.data.generals.iter().find(|g| g.name.eq_ignore_ascii_case(name)) {
+        Some(g) => Ok(DuelGeneral::of(g)),
+        None => {
+            let known: Vec<&str> = rules.data.generals.iter().map(|g| g.name.as_str()).collect();
+            bail!("unknown general '{name}': known generals are {}", known.join(", "))
+        }
+    }
 }
 
 /// Looks a unit type up by `NAME` (searching every roster) or `ROSTER:NAME`.
@@ -79,6 +131,16 @@ fn unit_type(rules: &Othw, spec: &str) -> anyhow::Result<UnitType> {
     }
 }
 
+fn fighter(f: &Fighter, odds: &SideOdds) -> serde_json::Value {
+    let traits: Vec<&str> = f.ty.specials.list().into_iter().map(|s| s.name()).collect();
+    json!({
+        "unit": format!("{}:{}", f.ty.roster, f.ty.name),
+        "strength": f.sp,
+        "traits": traits,
+        "odds": side(odds),
+    })
+}
+
 fn ratio(r: Ratio) -> serde_json::Value {
     json!({ "exact": r.to_string(), "p": r.to_f64() })
 }
@@ -92,6 +154,7 @@ fn side(s: &SideOdds) -> serde_json::Value {
         "breaks": ratio(s.breaks),
         "rampages": ratio(s.rampages),
         "retreat_tests_failed": s.retreat.iter().map(|r| ratio(*r)).collect::<Vec<_>>(),
+        "general_out_of_action": ratio(s.general_out),
     })
 }
 
@@ -101,8 +164,19 @@ pub fn answer(q: &DuelQuestion) -> anyhow::Result<(serde_json::Value, String)> {
         bail!("an attack comes from the flank or from the rear, not both");
     }
     let rules = Othw::new();
-    let mut attacker = Fighter::new(unit_type(&rules, q.attacker)?);
-    let mut defender = Fighter::new(unit_type(&rules, q.defender)?);
+    let (mut at, mut de) = (unit_type(&rules, q.attacker)?, unit_type(&rules, q.defender)?);
+    add_traits(&mut at, q.attacker_traits, "attacker")?;
+    add_traits(&mut de, q.defender_traits, "defender")?;
+    let mut attacker = Fighter::new(at);
+    let mut defender = Fighter::new(de);
+    if let Some((a, d)) = q.sp {
+        for (f, sp, who) in [(&mut attacker, a, "attacker"), (&mut defender, d, "defender")] {
+            if sp == 0 || sp > f.ty.s {
+                bail!("the {who}'s strength must be 1 to {} (its type's full strength)", f.ty.s);
+            }
+            f.sp = sp;
+        }
+    }
     match q.terrain {
         Some(DuelTerrain::Wood) => defender.terrain = CellTerrain::Wood,
         Some(DuelTerrain::Ford) => defender.terrain = CellTerrain::Ford,
@@ -110,12 +184,10 @@ pub fn answer(q: &DuelQuestion) -> anyhow::Result<(serde_json::Value, String)> {
         None => {}
     }
     if let Some(name) = q.general {
-        let Some(g) = rules.data.generals.iter().find(|g| g.name.eq_ignore_ascii_case(name)) else {
-            let known: Vec<&str> = rules.data.generals.iter().map(|g| g.name.as_str()).collect();
-            bail!("unknown general '{name}': known generals are {}", known.join(", "));
-        };
-        attacker.general =
-            Some(DuelGeneral { attack_dice: g.attack, rally: g.rally, reroll: true });
+        attacker.general = Some(general(&rules, name)?);
+    }
+    if let Some(name) = q.defender_general {
+        defender.general = Some(general(&rules, name)?);
     }
     let aspect = if q.rear {
         Aspect::Rear
@@ -126,30 +198,43 @@ pub fn answer(q: &DuelQuestion) -> anyhow::Result<(serde_json::Value, String)> {
     };
     let odds: DuelOdds = rules.duel(&attacker, &defender, aspect, attacker.general.is_some());
     let value = json!({
-        "attacker": { "unit": format!("{}:{}", attacker.ty.roster, attacker.ty.name), "odds": side(&odds.attacker) },
-        "defender": { "unit": format!("{}:{}", defender.ty.roster, defender.ty.name), "odds": side(&odds.defender) },
+        "attacker": fighter(&attacker, &odds.attacker),
+        "defender": fighter(&defender, &odds.defender),
         "aspect": format!("{aspect:?}").to_lowercase(),
         "terrain": q.terrain.map(|t| format!("{t:?}").to_lowercase()),
         "general": q.general,
+        "defender_general": q.defender_general,
         "draw": ratio(odds.draw),
         "method": "exact: every combination of the dice enumerated (OTHW-CMB)",
     });
     let mut text = format!(
-        "{} attacks {} ({}{}{})\n",
+        "{} ({} SP) attacks {} ({} SP) ({}{}{}{})\n",
         attacker.ty.name,
+        attacker.sp,
         defender.ty.name,
+        defender.sp,
         format!("{aspect:?}").to_lowercase(),
         q.terrain.map(|t| format!(", {t:?}").to_lowercase()).unwrap_or_default(),
         q.general.map(|g| format!(", with {g}")).unwrap_or_default(),
+        q.defender_general.map(|g| format!(", {g} defending")).unwrap_or_default(),
     );
-    for (who, s) in [("attacker", &odds.attacker), ("defender", &odds.defender)] {
+    for (who, f, s) in
+        [("attacker", &attacker, &odds.attacker), ("defender", &defender, &odds.defender)]
+    {
         text += &format!(
-            "  {who}: {} dice needing {}+; wins {:.4}, breaks {:.4}\n    hits taken:",
+            "  {who}: {} dice needing {}+; wins {:.4}, breaks {:.4}",
             s.dice,
             s.need,
             s.wins.to_f64(),
             s.breaks.to_f64()
         );
+        if f.ty.specials.has(Special::Rampage) {
+            text += &format!(", rampages {:.4}", s.rampages.to_f64());
+        }
+        if f.general.is_some() {
+            text += &format!(", general out of action {:.4}", s.general_out.to_f64());
+        }
+        text += "\n    hits taken:";
         for (k, p) in s.hits_taken.iter().enumerate() {
             text += &format!(" {k}: {:.4}", p.to_f64());
         }

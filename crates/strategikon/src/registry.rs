@@ -10,7 +10,9 @@ pub fn rulesets() -> &'static Registry {
     static REGISTRY: OnceLock<Registry> = OnceLock::new();
     REGISTRY.get_or_init(|| {
         let mut r = Registry::new();
-        r.add(Box::new(bots::with_standard_bots(Host::new(movement::Movement::new()))));
+        r.add(Box::new(movement::bot::register(bots::with_standard_bots(Host::new(
+            movement::Movement::new(),
+        )))));
         r.add(Box::new(othw::search::register(bots::with_standard_bots(Host::new(
             othw::Othw::new(),
         )))));

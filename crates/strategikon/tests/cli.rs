@@ -501,6 +501,55 @@ fn duel_gives_exact_odds_that_sum_to_one() {
     assert!(stderr(&o).contains("known generals are"), "{}", stderr(&o));
 }
 
+/// `duel` breaks a winner left alone at 0 (OTHW-FLT-01), takes each fighter's strength and
+/// added traits, and a general on either side.
+#[test]
+fn duel_takes_strengths_traits_and_both_generals() {
+    let o =
+        run(&["duel", "othw", "--attacker", "Scythed Chariots", "--defender", "Warband", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    // The chariots (S2) break whenever a 3-dice Warband scores 2 or more at 4+, winning or not.
+    assert_eq!(a["attacker"]["odds"]["breaks"]["exact"], "1/2", "{a:#}");
+    let o = run(&[
+        "duel",
+        "othw",
+        "--attacker",
+        "generic:Infantry",
+        "--defender",
+        "generic:Infantry",
+        "--sp",
+        "2,4",
+        "--attacker-traits",
+        "phalanx,throwing_spears",
+        "--defender-general",
+        "Hannibal",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let a: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(a["attacker"]["strength"], 2, "{a:#}");
+    assert_eq!(a["attacker"]["traits"], serde_json::json!(["throwing_spears", "phalanx"]), "{a:#}");
+    // Below full strength the throwing spears add nothing: 2 dice.
+    assert_eq!(a["attacker"]["odds"]["dice"], 2, "{a:#}");
+    assert_eq!(a["defender_general"], "Hannibal", "{a:#}");
+    assert!(a["defender"]["odds"]["general_out_of_action"]["p"].as_f64().unwrap() > 0.0);
+    for (args, want) in [
+        (&["--sp", "5,1"][..], "strength must be 1 to 4"),
+        (&["--attacker-traits", "phalanks"][..], "unknown trait 'phalanks'"),
+        (&["--defender-traits", "indian,african"][..], "not both"),
+    ] {
+        let mut all =
+            vec!["duel", "othw", "--attacker", "generic:Infantry", "--defender", "Elephants"];
+        all.extend_from_slice(args);
+        let o = run(&all);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(stderr(&o).contains(want), "{}", stderr(&o));
+    }
+    let o = run(&["duel", "othw", "--attacker", "Legion", "--defender", "Warband", "--sp", "3"]);
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+}
+
 #[test]
 fn a_wrg1969_battle_between_scripted_generals_reports_replays_and_simulates() {
     let record = tmp("wrg.json");

@@ -216,6 +216,24 @@ pub fn rout_move(
     (back, at + back.vector() * distance)
 }
 
+/// The way broken troops face to run with their backs to the enemy at `enemy`: straight back,
+/// square to their old front, on the side away from it — turned about when it is in front,
+/// straight on when it is behind, sideways when it is on a flank (WRG-ROUT-01, WRG-R-12).
+pub fn backs_to(
+    facing: tabletop::geometry::Facing,
+    at: tabletop::geometry::Point,
+    enemy: tabletop::geometry::Point,
+) -> tabletop::geometry::Facing {
+    use tabletop::geometry::{Facing, Sector, direction_sector};
+    let side = |v: tabletop::geometry::Vec2| Facing::from_vector(v).unwrap_or(facing);
+    match direction_sector(facing, enemy - at) {
+        Sector::Front => facing.reversed(),
+        Sector::Rear => facing,
+        Sector::Left => side(facing.right()),
+        Sector::Right => side(-facing.right()),
+    }
+}
+
 /// Routers swerving round an impassable obstacle lose 5" (WRG-ROUT-04).
 pub fn swerve_round_obstacle(data: &Data, remaining: f64) -> f64 {
     (remaining - data.movement.distances.detour).max(0.0)

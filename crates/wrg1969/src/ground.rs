@@ -86,25 +86,27 @@ pub fn crosses_obstacle(data: &Data, table: &Table, troop: TroopType, path: &[Po
     })
 }
 
-/// How far `allowance` carries a unit of `troop` along `path` this period: the obstacle rule
-/// first cuts the allowance if the path crosses a linear obstacle, then each piece is paid at
-/// its going (WRG-TERR-01, -04, -07, WRG-R-31). Returns the advance and whether an obstacle
-/// cut it.
+/// How far `allowance` carries a unit of `troop` along `path` this period, `before` inches of
+/// it having gone on turns before the path: the obstacle rule first cuts the whole allowance
+/// if the path crosses a linear obstacle, then each piece is paid at its going (WRG-TERR-01,
+/// -04, -07, WRG-R-31). Returns the advance along the path and whether an obstacle cut it.
 pub fn reach_on_table(
     data: &Data,
     table: &Table,
     troop: TroopType,
     path: &[Point],
     allowance: f64,
+    before: f64,
 ) -> (Advance, bool) {
     let model = WrgGround { data, troop };
-    let first = advance(table, path, &model, allowance);
+    let first = advance(table, path, &model, (allowance - before).max(0.0));
     let travelled: Vec<Point> = trim(path, first.distance);
     let cut = crosses_obstacle(data, table, troop, &travelled);
     if !cut {
         return (first, false);
     }
-    (advance(table, path, &model, obstacle_allowance(data, troop, allowance)), true)
+    let left = (obstacle_allowance(data, troop, allowance) - before).max(0.0);
+    (advance(table, path, &model, left), true)
 }
 
 /// Whether the table has any linear obstacle (a wall or hedge) that can cut a period's
@@ -177,6 +179,19 @@ pub fn first_obstacle(data: &Data, table: &Table, troop: TroopType, path: &[Poin
     first
 }
 
+/// Whether troops of `troop` going straight from `from` to `to` meet ground they cannot
+/// enter (a river away from its crossings, WRG-ROUT-04, WRG-AFTER-07).
+pub fn impassable_between(
+    data: &Data,
+    table: &Table,
+    troop: TroopType,
+    from: Point,
+    to: Point,
+) -> bool {
+    let model = WrgGround { data, troop };
+    path_cost(table, &[from, to], &model).is_err()
+}
+
 /// The first `distance` inches of a polyline.
 fn trim(path: &[Point], distance: f64) -> Vec<Point> {
     let mut out = Vec::with_capacity(path.len());
@@ -220,10 +235,10 @@ mod tests {
         let (d, t) = (d(), table(""));
         let path = [Point::new(15.0, 5.0), Point::new(15.0, 19.0)];
         // 5" of open ground to the wood's edge, then 1" of allowance buys 0.5" of wood (foot).
-        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0);
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0, 0.0);
         assert!(!cut);
         assert!((a.distance - 5.5).abs() < 1e-9, "{a:?}");
-        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &path, 8.0);
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &path, 8.0, 0.0);
         assert!((a.distance - 5.75).abs() < 1e-9, "{a:?}");
     }
 
@@ -232,12 +247,12 @@ mod tests {
     fn wrg_terr_01_crossing_a_wall_cuts_the_whole_allowance() {
         let (d, t) = (d(), table(""));
         let path = [Point::new(37.0, 5.0), Point::new(45.0, 5.0)];
-        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0);
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0, 0.0);
         assert!(cut);
         assert!((a.distance - 3.0).abs() < 1e-9, "{a:?}");
         // Short of the wall the allowance is whole.
         let short = [Point::new(30.0, 5.0), Point::new(45.0, 5.0)];
-        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &short, 6.0);
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &short, 6.0, 0.0);
         assert!(!cut);
         assert!((a.distance - 6.0).abs() < 1e-9);
     }
@@ -248,11 +263,11 @@ mod tests {
         let (d, t) = (d(), table(""));
         // Medium cavalry starting at the stream's edge (y = 27): 2" a period in the bed.
         let across = [Point::new(10.0, 27.0), Point::new(10.0, 40.0)];
-        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &across, 8.0);
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &across, 8.0, 0.0);
         assert!((a.distance - 2.0).abs() < 1e-9, "{a:?}");
         // At the ford: no penalty.
         let ford = [Point::new(50.0, 27.0), Point::new(50.0, 40.0)];
-        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &ford, 8.0);
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumCavalry, &ford, 8.0, 0.0);
         assert!((a.distance - 8.0).abs() < 1e-9, "{a:?}");
     }
 
@@ -264,7 +279,7 @@ mod tests {
             "\n[[line]]\nname = \"Road\"\nkind = \"dirt_road\"\nwidth = 1.0\npoints = [[15, 0], [15, 48]]\n",
         );
         let path = [Point::new(15.0, 5.0), Point::new(15.0, 19.0)];
-        let (a, _) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0);
+        let (a, _) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0, 0.0);
         assert!((a.distance - 6.0).abs() < 1e-9, "{a:?}");
     }
 }

@@ -408,13 +408,21 @@ fn step_back(state: &mut State, id: u16, distance: f64) {
     u.at -= u.facing.vector() * distance;
 }
 
-/// Whether a broken unit cannot run: the first inch straight back would leave the table or
-/// run into an enemy it is not fighting (WRG-AFTER-07).
+/// Whether a broken unit cannot run: the first inch of its flight, backs to the enemy it
+/// fought, would leave the table, meet impassable ground or run into an enemy it is not
+/// fighting (WRG-AFTER-07, WRG-ROUT-01).
 fn trapped(data: &Data, state: &State, id: u16, winner: u16) -> bool {
     let u = &state.units[id as usize];
-    let back = u.facing.reversed();
-    let probe = u.block.footprint(data, u.troop, u.at + back.vector() * 1.0, back);
+    let back = match state.units.get(winner as usize) {
+        Some(w) => crate::after::backs_to(u.facing, u.at, w.at),
+        None => u.facing.reversed(),
+    };
+    let to = u.at + back.vector() * 1.0;
+    let probe = u.block.footprint(data, u.troop, to, back);
     if !state.table.contains_rect(&probe) {
+        return true;
+    }
+    if crate::ground::impassable_between(data, &state.table, u.troop, u.at, to) {
         return true;
     }
     state.units.iter().any(|e| {
@@ -451,7 +459,7 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                     u.block.lose(prisoners);
                     out.push(Outcome::Surrendered { unit: loser, prisoners });
                 }
-                crate::state::break_unit(state, loser);
+                crate::state::break_unit_from(state, loser, Some(winner));
                 for id in [a, b] {
                     state.units[id as usize].fight_periods = 0;
                 }
@@ -466,11 +474,13 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                 w.motion = Motion::Charged;
                 out.push(Outcome::PushedBack { unit: loser, by: winner, distance });
             }
+            // Fall-backs are made in the next period's movement (WRG-AFTER-02, -04).
             Verdict::MountedFallBack { side, distance } => {
                 let unit = if side == 0 { a } else { b };
-                step_back(state, unit, distance);
                 let u = &mut state.units[unit as usize];
                 u.fight_periods = 0;
+                u.falling_back =
+                    Some(crate::state::FallingBack { inches: distance, repulsed: true });
                 if u.troop.is_cavalry() {
                     u.causes.push(crate::combat::Cause::ChargeRepulsed);
                 }
@@ -478,8 +488,10 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
             }
             Verdict::BothFallBack { distance } => {
                 for unit in [a, b] {
-                    step_back(state, unit, distance);
-                    state.units[unit as usize].fight_periods = 0;
+                    let u = &mut state.units[unit as usize];
+                    u.fight_periods = 0;
+                    u.falling_back =
+                        Some(crate::state::FallingBack { inches: distance, repulsed: false });
                     out.push(Outcome::FellBack { unit, distance });
                 }
             }

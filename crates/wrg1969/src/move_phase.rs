@@ -13,6 +13,7 @@
 mod check;
 mod finish;
 mod intent;
+mod moved;
 mod mover;
 mod run;
 mod track;
@@ -26,7 +27,8 @@ use crate::state::{Motion, State};
 use crate::test_phase::Taken;
 use finish::Start;
 use intent::{
-    Cx, Intent, Source, order_intent, plan_intent, pursuit_mover, rout_mover, running_mover,
+    Cx, Intent, Source, fall_back_mover, order_intent, plan_intent, pursuit_mover, rout_mover,
+    running_mover,
 };
 use mover::{Kind, fighting, footprint, routing};
 use run::Run;
@@ -120,6 +122,133 @@ pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
         && direction_sector(u.facing, e.at - u.at) == Sector::Rear
 }
 
+/// The notes of a push-back carried out (WRG-AFTER-05): the loser pushed straight back
+/// keeping its facing, the winner following up as far, each with its facts.
+pub fn pushed_back_notes(state: &State, unit: u16, by: u16, inches: f64) -> Vec<Note> {
+    use crate::report::{MoveKind, Total};
+    let mut out = Vec::with_capacity(2);
+    for (id, back) in [(unit, true), (by, false)] {
+        let Some(u) = state.units.get(id as usize) else { continue };
+        let dir = if back { -u.facing.vector() } else { u.facing.vector() };
+        let from = u.at - dir * inches;
+        let (text, what) = if back {
+            (format!("{} are pushed back {inches}\"", u.name), "push-back")
+        } else {
+            (format!("{} follow up {inches}\"", u.name), "following up")
+        };
+        let allowance = Total::new("allowance").plus("WRG-AFTER-05", what, inches);
+        out.push(moved::moved_note(
+            u,
+            MoveKind::AfterCombat,
+            from,
+            "WRG-AFTER-05",
+            text,
+            allowance,
+        ));
+    }
+    out
+}
+
+/// The note of a fall-back ordered by the after-combat rules, made next period
+/// (WRG-AFTER-02, -04, WRG-DIS-06, -14).
+pub fn fall_back_note(state: &State, unit: u16, inches: f64) -> Note {
+    let Some(u) = state.units.get(unit as usize) else { return Note::new("WRG-AFTER-02", "?") };
+    if u.falling_back.is_some_and(|f| !f.repulsed) {
+        return Note::new(
+            "WRG-AFTER-04",
+            format!(
+                "{} have fought 3 periods undecided: they rally {inches}\" back next period",
+                u.name
+            ),
+        );
+    }
+    let note = Note::new(
+        "WRG-AFTER-02",
+        format!(
+            "{} are repulsed: they rally {inches}\" back next period, disorganised, and cannot \
+             countercharge",
+            u.name
+        ),
+    );
+    if u.troop.is_cavalry() { note.and("WRG-DIS-06").and("WRG-DIS-14") } else { note }
+}
+
+/// A unit breaking off from hand-to-hand turns about and runs its first period's rout
+/// distance straight back, paying terrain and going round impassable ground; it has then
+/// outdistanced pursuit unless one of `enemies` (those it was fighting) could reach it at
+/// its first period's pursuit speed (WRG-BRK-01, -03, WRG-R-26). Returns the note of its
+/// move and whether it counts as routed.
+pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -> (Note, bool) {
+    let u = state.units[id as usize].clone();
+    let speed = crate::moves::rout_speed(data, u.troop, 1);
+    let back = u.facing.reversed();
+    let m = {
+        let mut cx = Cx { data, state, fighting: &[], pad: Default::default() };
+        intent::run_straight(&mut cx, &u, back, speed, Kind::Rout)
+    };
+    let from = u.at;
+    let note = {
+        let unit = &mut state.units[id as usize];
+        unit.facing = back;
+        if let Some(m) = &m {
+            let end = m.pose(m.limit);
+            unit.at = end.at;
+            unit.facing = end.facing;
+            unit.moved = m.track.travel(0.0, m.limit);
+        }
+        unit.motion = Motion::Retired;
+        unit.fight_periods = 0;
+        unit.pushed_back = 0;
+        let unit = &state.units[id as usize];
+        let text = format!("{} break off and run {:.1}\"", unit.name, unit.moved);
+        match &m {
+            Some(m) => {
+                let mut m = m.clone();
+                m.param = m.limit;
+                m.allow = mover::Allow::Rout { k: 1 };
+                moved::single_note(data, state, unit, &m, from, "WRG-BRK-01", text)
+            }
+            None => Note::new("WRG-BRK-01", text),
+        }
+    };
+    let me = footprint(data, &state.units[id as usize]);
+    let caught = enemies.iter().filter_map(|&e| state.units.get(e as usize)).any(|e| {
+        e.on_table()
+            && footprint(data, e).distance(&me)
+                <= crate::moves::pursuit_speed(data, e.troop, 1) + 1e-9
+    });
+    (note, caught)
+}
+
+/// A pursuit ends (the routers rallied, left the table or are gone; or the pursuers reached
+/// an obstacle, `why`): the pursuers fall back 10" from the farthest point they reached, along
+/// their line of pursuit (WRG-PURS-03, -04).
+pub fn pursuit_ends(data: &Data, state: &mut State, id: u16, why: &'static str) -> Option<Note> {
+    use crate::report::{MoveKind, Total};
+    let u = state.units.get_mut(id as usize)?;
+    let p = u.pursuit.take()?;
+    if !u.on_table() {
+        return None;
+    }
+    let from = u.at;
+    let back = crate::after::pursuer_rally_point(data, p.farthest);
+    let dir = u.at - p.from;
+    let len = dir.length();
+    if len > 1e-9 {
+        u.at = p.from + dir * (back.min(len) / len);
+    }
+    let fall = data.movement.distances.pursuer_fall_back;
+    let text = if why == "WRG-PURS-03" && p.farthest <= 0.0 {
+        format!("{} give up the pursuit", u.name)
+    } else {
+        format!("{} give up the pursuit and fall back {:.1}\"", u.name, from.distance(u.at))
+    };
+    let allowance = Total::new("allowance").plus("WRG-PURS-04", "pursuers rally back", fall);
+    let u = &state.units[id as usize];
+    let note = moved::moved_note(u, MoveKind::AfterCombat, from, why, text, allowance);
+    Some(note.and("WRG-PURS-04"))
+}
+
 /// The step a side's plan directs for a unit, if any (the first one).
 fn directed(state: &State, id: u16, side: Side) -> Option<&crate::plan::Step> {
     state.plans.get(side.index())?.as_ref()?.moves.iter().find(|m| m.unit == id).map(|m| &m.step)
@@ -133,6 +262,10 @@ fn intend(cx: &mut Cx, id: usize, notes: &mut Vec<Note>) -> Intent {
         let k = u.rout.map_or(1, |r| r.periods.saturating_add(1));
         let mover = rout_mover(cx, u, k, 1.0);
         return Intent { mover, source: Source::Rout { k }, reform: None };
+    }
+    if let Some(f) = u.falling_back {
+        let mover = fall_back_mover(cx, u, f);
+        return Intent { mover, source: Source::FallBack, reform: None };
     }
     if let Some(r) = u.running {
         let mover = running_mover(cx, u, r.effect, 1.0);
@@ -242,6 +375,12 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
     }
     declare(&mut run);
     run.steps();
+    // Chargers in contact line up on the face they struck (WRG-MELEE-01).
+    for k in 0..run.out.charges.len() {
+        let (charger, target) = run.out.charges[k];
+        crate::contact::line_up(data, run.state, charger, target);
+    }
+    moved::tell(&mut run, &start);
     finish::finish(&mut run, &start);
     drop(run);
     out

@@ -36,9 +36,6 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     for &(id, why) in &movement.left_table {
         leave(state, id, why, &mut notes);
     }
-    for &(charger, target) in &movement.charges {
-        crate::contact::line_up(data, state, charger, target);
-    }
     follow_generals(state);
     let mut triggers = movement.triggers;
     let under_attack = movement.under_attack;
@@ -101,18 +98,12 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 ));
                 general_surrenders(data, state, unit, &mut notes);
             }
-            Fought::PushedBack { unit, by, distance } => notes.push(Note::new(
-                "WRG-AFTER-05",
-                format!(
-                    "{} are pushed back {distance}\" and {} follow up",
-                    name(state, unit),
-                    name(state, by)
-                ),
-            )),
-            Fought::FellBack { unit, distance } => notes.push(Note::new(
-                "WRG-AFTER-02",
-                format!("{} fall back {distance}\"", name(state, unit)),
-            )),
+            Fought::PushedBack { unit, by, distance } => {
+                notes.extend(crate::move_phase::pushed_back_notes(state, unit, by, distance))
+            }
+            Fought::FellBack { unit, distance } => {
+                notes.push(crate::move_phase::fall_back_note(state, unit, distance))
+            }
         }
     }
     // A friendly unit within 15" broke (WRG-RT-05), unless the tester is fighting.
@@ -339,36 +330,44 @@ fn break_off(
             }
         })
         .collect();
-    let Some(&enemy) = enemies.first() else { return };
-    if let Some(b) = crate::melee_phase::free_blow(data, state, enemy, id, dice) {
-        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-BRK-02"));
+    if enemies.is_empty() {
+        return;
     }
-    let u = &mut state.units[id as usize];
-    let run = crate::moves::rout_speed(data, u.troop, 1);
-    let back = u.facing.reversed();
-    u.facing = back;
-    u.at += back.vector() * run;
-    u.motion = Motion::Retired;
-    u.moved = run;
-    u.fight_periods = 0;
-    u.pushed_back = 0;
-    let (troop, at) = (state.units[enemy as usize].troop, state.units[enemy as usize].at);
-    let reach = data.moves(troop).charge.unwrap_or(data.moves(troop).normal);
-    let gap = at.distance(state.units[id as usize].at);
-    let routed = crate::after::break_off(true, gap, reach).is_some_and(|b| b.routed);
+    // Every enemy it fights strikes once as it turns (WRG-BRK-02).
+    for &e in &enemies {
+        if let Some(b) = crate::melee_phase::free_blow(data, state, e, id, dice) {
+            notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-BRK-02"));
+        }
+    }
+    if !state.units[id as usize].on_table() {
+        return;
+    }
+    let (note, routed) = crate::move_phase::break_off_run(data, state, id, &enemies);
+    notes.push(note);
     if routed {
+        let back = state.units[id as usize].facing;
         break_unit(state, id);
-        // It has already turned its back.
-        state.units[id as usize].facing = back;
+        // It has already turned its back and run its first period.
+        let u = &mut state.units[id as usize];
+        u.facing = back;
+        if let Some(r) = &mut u.rout {
+            r.periods = 1;
+        }
         notes.push(Note::new(
             "WRG-BRK-03",
-            format!("{} break off but are still within reach: routed", name(state, id)),
+            format!(
+                "{} break off but the enemy could still reach them at pursuit speed: routed",
+                name(state, id)
+            ),
         ));
-        start_pursuit(data, state, enemy, id, dice, notes);
+        // The blow as they turned was struck; the pursuit begins (WRG-PURS-01).
+        for &e in &enemies {
+            begin_pursuit(data, state, e, id, notes);
+        }
     } else {
         notes.push(Note::new(
-            "WRG-BRK-01",
-            format!("{} break off and get clear {run}\"", name(state, id)),
+            "WRG-BRK-03",
+            format!("{} break off and outdistance pursuit", name(state, id)),
         ));
     }
 }
@@ -384,6 +383,23 @@ fn start_pursuit(
     dice: &mut dyn DiceSource,
     notes: &mut Vec<Note>,
 ) {
+    if begin_pursuit(data, state, winner, router, notes)
+        && let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice)
+    {
+        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
+    }
+}
+
+/// The victor of a fight sets out in pursuit of the unit it broke, unless it is an engine,
+/// holds a Hold order, is routing itself or is still fighting another enemy (WRG-PURS-01,
+/// WRG-R-41). Returns whether it pursues.
+fn begin_pursuit(
+    data: &Data,
+    state: &mut State,
+    winner: u16,
+    router: u16,
+    notes: &mut Vec<Note>,
+) -> bool {
     let w = &state.units[winner as usize];
     let holding =
         matches!(w.standing.order().map(|o| &o.verb), Some(crate::orders::Verb::Hold { .. }));
@@ -391,7 +407,7 @@ fn start_pursuit(
         .iter()
         .any(|&(a, b)| (a == winner && b != router) || (b == winner && a != router));
     if w.troop.is_engine() || holding || w.motion == Motion::Routing || busy || !w.on_table() {
-        return;
+        return false;
     }
     let from = w.at;
     state.units[winner as usize].pursuit =
@@ -400,9 +416,7 @@ fn start_pursuit(
         "WRG-PURS-01",
         format!("{} pursue {}", name(state, winner), name(state, router)),
     ));
-    if let Some(b) = crate::melee_phase::free_blow(data, state, winner, router, dice) {
-        notes.extend(crate::melee_phase::blow_notes(data, state, &b, "WRG-PURS-02"));
-    }
+    true
 }
 
 /// Pursuers still in contact with their routers at the end of the period strike again
@@ -552,20 +566,7 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
         if t.on_table() && t.rout.is_some() {
             continue;
         }
-        let u = &mut state.units[i];
-        u.pursuit = None;
-        if u.on_table() {
-            let back = crate::after::pursuer_rally_point(data, p.farthest);
-            let dir = u.at - p.from;
-            let len = dir.length();
-            if len > 1e-9 {
-                u.at = p.from + dir * (back.min(len) / len);
-            }
-            notes.push(
-                Note::new("WRG-PURS-03", format!("{} give up the pursuit and fall back", u.name))
-                    .and("WRG-PURS-04"),
-            );
-        }
+        notes.extend(crate::move_phase::pursuit_ends(data, state, i as u16, "WRG-PURS-03"));
     }
     state.plans = [None, None];
 }

@@ -537,7 +537,7 @@ pub fn answer_question(q: &Question) -> Result<Value, RefereeError> {
                 slope_band: 1.0,
             };
             let t = table.as_ref().unwrap_or(&open);
-            let (a, cut) = crate::ground::reach_on_table(&data, t, *troop, &pts, allowance);
+            let (a, cut) = crate::ground::reach_on_table(&data, t, *troop, &pts, allowance, 0.0);
             let length: f64 = pts.windows(2).map(|w| w[0].distance(w[1])).sum();
             let mut rules = vec![rule, "WRG-TERR-04", "WRG-TERR-07"];
             if cut {

@@ -68,10 +68,10 @@ pub fn ride_by(
     let (normal, gallop) = speeds(data, troop);
     let path = [from, to];
     let gap = from.distance(to);
-    let (walk, walk_cut) = reach_on_table(data, table, troop, &path, normal);
+    let (walk, walk_cut) = reach_on_table(data, table, troop, &path, normal, 0.0);
     let short = walk.distance + 1e-9 < gap;
     let (adv, cut, allowance, fast) = if short && !galloped && gallop > normal {
-        let (run, cut) = reach_on_table(data, table, troop, &path, gallop);
+        let (run, cut) = reach_on_table(data, table, troop, &path, gallop, 0.0);
         (run, cut, gallop, true)
     } else {
         (walk, walk_cut, normal, false)

@@ -30,7 +30,7 @@ pub fn chargeable(data: &Data, state: &State, holder: &Unit) -> bool {
                 return false;
             }
             let path = [e.at, holder.at];
-            let (a, _) = reach_on_table(data, &state.table, e.troop, &path, charge);
+            let (a, _) = reach_on_table(data, &state.table, e.troop, &path, charge, 0.0);
             // The standard travels the gap plus half the charger's own depth to its front.
             a.distance + 1e-9 >= need && unit_sees(state, e, holder)
         })

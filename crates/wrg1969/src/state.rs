@@ -91,6 +91,20 @@ pub struct Unit {
     /// Off the table (WRG-LEAVE).
     #[serde(default)]
     pub away: Option<Away>,
+    /// A fall-back the after-combat rules impose on it next period (WRG-AFTER-02, -04).
+    #[serde(default)]
+    pub falling_back: Option<FallingBack>,
+}
+
+/// A fall-back after combat, made in the next period's movement: cavalry repulsed by
+/// infantry rally 10" back, disorganised and unable to countercharge; cavalry fights
+/// undecided after 3 periods both rally 5" back (WRG-AFTER-02, -04, WRG-DIS-06, -14).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FallingBack {
+    /// How far, inches.
+    pub inches: f64,
+    /// Repulsed by infantry (WRG-AFTER-02); otherwise the mutual fall-back (WRG-AFTER-04).
+    pub repulsed: bool,
 }
 
 impl Unit {
@@ -339,6 +353,7 @@ pub fn setup(scenario: &Scenario) -> State {
                 rout: None,
                 pursuit: None,
                 away: None,
+                falling_back: None,
             });
         }
         generals.push(General {
@@ -700,15 +715,37 @@ pub fn give_signal(
     Ok(reached)
 }
 
-/// A unit breaks: it turns its back and runs from this period on, its order closed and any
-/// reaction result or pursuit ended (WRG-ROUT-01, WRG-CHORD-12).
+/// A unit breaks: it turns its back on the nearest enemy and runs from this period on, its
+/// order closed and any reaction result or pursuit ended (WRG-ROUT-01, WRG-CHORD-12).
 pub fn break_unit(state: &mut State, id: u16) {
+    break_unit_from(state, id, None);
+}
+
+/// A unit breaks with its back to `enemy` (the nearest enemy not running when `None`): it
+/// runs from this period on, its order closed and any reaction result or pursuit ended
+/// (WRG-ROUT-01, WRG-CHORD-12).
+pub fn break_unit_from(state: &mut State, id: u16, enemy: Option<u16>) {
     let period = state.period;
+    let Some(me) = state.units.get(id as usize) else { return };
+    let foe = enemy.and_then(|e| state.units.get(e as usize)).map(|e| e.at).or_else(|| {
+        state
+            .units
+            .iter()
+            .filter(|e| e.side != me.side && e.on_table() && e.rout.is_none())
+            .min_by(|a, b| {
+                a.at.distance(me.at).total_cmp(&b.at.distance(me.at)).then(a.id.cmp(&b.id))
+            })
+            .map(|e| e.at)
+    });
     let Some(u) = state.units.get_mut(id as usize) else { return };
     if u.rout.is_none() {
         u.rout = Some(Rout { periods: 0, broke_in: period });
-        // It turns its back and runs straight back, square to its old front (WRG-ROUT-01).
-        u.facing = u.facing.reversed();
+        // It turns its back on the enemy and runs straight back, square to its old front
+        // (WRG-ROUT-01).
+        u.facing = match foe {
+            Some(at) => crate::after::backs_to(u.facing, u.at, at),
+            None => u.facing.reversed(),
+        };
     }
     u.motion = Motion::Routing;
     u.running = None;

@@ -105,7 +105,12 @@ fn cavalry_repulsed_by_steady_foot_fall_back_ten() {
     assert!(matches!(r[0].verdict, Verdict::MountedFallBack { side: 1, .. }), "{:?}", r[0]);
     let o = carry_out(&d, &mut st, &r);
     assert_eq!(o, vec![Outcome::FellBack { unit: 15, distance: 10.0 }]);
-    assert!((st.units[15].at.y - 19.0).abs() < 1e-9);
+    // They rally back in the next period's movement (WRG-AFTER-02).
+    assert!((st.units[15].at.y - 9.0).abs() < 1e-9);
+    assert_eq!(
+        st.units[15].falling_back,
+        Some(wrg1969::state::FallingBack { inches: 10.0, repulsed: true })
+    );
     assert!(st.units[15].causes.contains(&wrg1969::combat::Cause::ChargeRepulsed));
 }
 

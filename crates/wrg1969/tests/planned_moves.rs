@@ -87,13 +87,16 @@ fn at_the_ford_units_held_up_by_friends_are_told_and_planned_moves_into_open_gro
     assert!((s.x - 37.5).abs() < 0.05 && (s.y - 9.06).abs() < 0.05, "Spartiates at {s:?}");
     let held = log
         .iter()
-        .find(|l| l.contains("Spartiates are held up by Cretan archers"))
+        .find(|l| l.contains("Spartiates advance") && l.contains("held up by Cretan archers"))
         .unwrap_or_else(|| panic!("no note on the Spartiates: {log:#?}"));
-    assert!(held.starts_with("[WRG-R-08][WRG-MOVE-01]"), "{held}");
+    assert!(held.starts_with("[WRG-MOVE-02][WRG-R-08][WRG-MOVE-01]"), "{held}");
     assert!(held.contains("(37.5, 9.1)"), "{held}");
     // The blue Elephants, ordered to the ford as well, have their Balearic slingers 0.125"
     // in front: they are told too.
-    assert!(log.iter().any(|l| l.contains("Elephants are held up by Balearic slingers")));
+    assert!(
+        log.iter()
+            .any(|l| l.contains("Elephants advance") && l.contains("held up by Balearic slingers"))
+    );
 
     // Period 2. Straight on is refused when planned: the archers hold this period, and the
     // movement would stop the Spartiates against them (WRG-R-08).
@@ -133,7 +136,10 @@ fn at_the_ford_units_held_up_by_friends_are_told_and_planned_moves_into_open_gro
             u.name,
             u.at
         );
-        assert!(!log.iter().any(|l| l.contains(&format!("{} are held up", u.name))), "{log:#?}");
+        assert!(
+            !log.iter().any(|l| l.contains(&format!("] {} ", u.name)) && l.contains("held up")),
+            "{log:#?}"
+        );
     }
     let f = g.state().units[SPARTIATES as usize].facing.bearing_degrees();
     assert!((f - sp_facing).abs() < 1e-6, "facing {f}");
@@ -208,11 +214,15 @@ fn a_unit_held_up_by_a_friend_that_halts_in_its_way_is_told_where_and_why() {
     let note = m
         .notes
         .iter()
-        .find(|n| n.text.starts_with("Hoplites of the right are held up by Spartiates"))
+        .find(|n| {
+            n.text.starts_with("Hoplites of the right move")
+                && n.text.contains("held up by Spartiates")
+        })
         .unwrap_or_else(|| panic!("{:?}", m.notes));
     let rules: Vec<&str> = note.rules.iter().map(|r| r.as_str()).collect();
-    assert_eq!(rules, ["WRG-R-08", "WRG-MOVE-01"]);
-    assert!(note.text.contains("(37.0, 4.5) after 0.1\" of their 3.0\" move"), "{}", note.text);
+    assert_eq!(rules, ["WRG-MOVE-02", "WRG-R-08", "WRG-MOVE-01"]);
+    assert!(note.text.contains("move 0.1\" of their 3.0\" move"), "{}", note.text);
+    assert!(note.text.contains("(37.0, 4.5)"), "{}", note.text);
 }
 
 // Checks WRG-R-08, WRG-MOVE-02.

@@ -186,13 +186,14 @@ fn unit_move(
     let (within, cut) = if length <= EPS || left <= EPS {
         (0.0, false)
     } else {
-        let (adv, cut) = reach_on_table(&data, &st.table, u.troop, &path, left);
+        let (adv, cut) =
+            reach_on_table(&data, &st.table, u.troop, &path, allowance.max(0.0), turns_before);
         (adv.distance.clamp(0.0, length), cut)
     };
     let mut cost = turns + ground_cost;
     if cut {
         // The obstacle takes its share of the whole period's allowance (WRG-TERR-01, WRG-R-31).
-        let lost = left - crate::moves::obstacle_allowance(&data, u.troop, left);
+        let lost = allowance - crate::moves::obstacle_allowance(&data, u.troop, allowance);
         notes.push(format!(
             "crossing an obstacle costs {} of the period's allowance [WRG-TERR-01]",
             inches(lost)

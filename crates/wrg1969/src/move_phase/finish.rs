@@ -78,20 +78,16 @@ pub fn finish(run: &mut Run, start: &[Start]) {
                 if let Some(r) = &mut u.rout {
                     r.periods = (*k).max(r.periods);
                 }
-                let text = format!("{} run {moved:.1}\" (period {k} of their rout)", u.name);
-                run.out.notes.push(Note::new("WRG-ROUT-02", text).and("WRG-ROUT-01"));
             }
             Some(Source::Pursuit { k, at_obstacle }) => {
                 pursuit_booked(run, id, *k, *at_obstacle, st)
             }
             Some(Source::Running) => {
                 let u = &mut run.state.units[id];
-                if let Some(r) = st.running {
-                    let text = format!(
-                        "{} {}: {moved:.1}\"",
-                        u.name,
-                        crate::period::effect_words(r.effect)
-                    );
+                if let Some(r) = st.running
+                    && moved <= EPS
+                {
+                    let text = format!("{} {}", u.name, crate::period::effect_words(r.effect));
                     run.out.notes.push(Note::new(r.effect.rule(), text).and("WRG-RRES-10"));
                 }
                 if u.running == st.running {
@@ -99,6 +95,7 @@ pub fn finish(run: &mut Run, start: &[Start]) {
                 }
             }
             Some(Source::Order(goal)) => order_booked(run, id, goal, st),
+            Some(Source::FallBack) => run.state.units[id].falling_back = None,
             _ => {}
         }
         // A unit that broke during the move has run its first period.
@@ -128,16 +125,6 @@ fn held_note(run: &mut Run, id: usize, k: usize, directed: bool) {
     let at = format!("({:.1}, {:.1})", u.at.x, u.at.y);
     let done = format!("{:.1}\" of their {:.1}\" move", run.moved[id], planned);
     let note = match held {
-        Held::Friend(f) => Note::new(
-            "WRG-R-08",
-            format!(
-                "{} are held up by {} in their way: they end at {at} after {done} (only \
-                 evaders and routers pass through friends)",
-                u.name,
-                name(f)
-            ),
-        )
-        .and("WRG-MOVE-01"),
         Held::Short(e) if directed => Note::new(
             "WRG-R-08",
             format!("{} stop 1\" short of {} at {at} after {done}", u.name, name(e)),
@@ -162,20 +149,9 @@ fn pursuit_booked(run: &mut Run, id: usize, k: u32, at_obstacle: bool, st: &Star
     let u = &mut run.state.units[id];
     let Some(p) = &mut u.pursuit else { return };
     p.periods = k;
-    let text = format!("{} pursue {:.1}\" (period {k} of the pursuit)", u.name, run.moved[id]);
-    run.out.notes.push(Note::new("WRG-PURS-01", text));
     p.farthest = p.farthest.max(u.at.distance(p.from));
-    if obstacle {
-        let p = *p;
-        let back = crate::after::pursuer_rally_point(data, p.farthest);
-        let dir = u.at - p.from;
-        let len = dir.length_squared().sqrt();
-        if len > 1e-9 {
-            u.at = p.from + dir * (back.min(len) / len);
-        }
-        u.pursuit = None;
-        let text = format!("{} reach an obstacle, give up the pursuit and fall back", u.name);
-        run.out.notes.push(Note::new("WRG-PURS-03", text).and("WRG-PURS-04"));
+    if obstacle && let Some(note) = super::pursuit_ends(data, run.state, id as u16, "WRG-PURS-03") {
+        run.out.notes.push(note);
     }
 }
 

@@ -3,7 +3,7 @@
 //! WRG-ORD, WRG-R-08, -21, -24).
 
 use super::mover::{
-    EPS, Kind, Mover, Reach, area_centre, footprint, nearest_enemy, reach, routing,
+    Allow, EPS, Kind, Mover, Reach, area_centre, footprint, nearest_enemy, reach, routing,
 };
 use super::track::{Pose, Track};
 use crate::Data;
@@ -34,6 +34,8 @@ pub enum Source {
     },
     /// It carries out a reaction result, one period of which passes.
     Running,
+    /// It rallies back after combat (WRG-AFTER-02, -04).
+    FallBack,
     /// It makes the move its side directs.
     Plan,
     /// It follows its order.
@@ -144,6 +146,7 @@ impl Cx<'_> {
             let (_, depth) = u.block.size(self.data, u.troop);
             r.limit = turns + c + depth / 2.0 + STOP_AT_WALL;
             r.rate = r.limit / super::mover::STEPS as f64;
+            r.manhandled = true;
         } else {
             r.limit = turns.min(r.limit);
         }
@@ -232,6 +235,9 @@ impl Cx<'_> {
             rate: allowance.max(0.0) / super::mover::STEPS as f64,
             slowed: false,
             blocked_at: None,
+            budget: allowance.max(0.0),
+            cut: false,
+            manhandled: false,
         };
         Some((Mover::new(u, self.data, Kind::Forward, track, r), cost))
     }
@@ -375,6 +381,7 @@ pub fn charge_way(
     let normal = cx.reach(u, &track, row.normal * time_left).limit;
     let mut mover = Mover::new(u, data, Kind::Charge { target: t.id, ordered }, track, r);
     mover.normal_point = Some(normal);
+    mover.share = time_left;
     Ok(mover)
 }
 
@@ -401,6 +408,8 @@ pub fn rout_mover(cx: &mut Cx, u: &Unit, k: u32, time_left: f64) -> Option<Mover
     let speed = rout_speed(cx.data, u.troop, k) * time_left;
     let mut m = run_straight(cx, u, u.facing, speed, Kind::Rout)?;
     m.leaves = true;
+    m.allow = Allow::Rout { k };
+    m.share = time_left;
     Some(m)
 }
 
@@ -453,11 +462,16 @@ pub fn run_straight(
         rate: allowance / super::mover::STEPS as f64,
         slowed: true,
         blocked_at: None,
+        budget: allowance,
+        cut: false,
+        manhandled: false,
     };
     if limit <= EPS {
         return None;
     }
-    Some(Mover::new(u, cx.data, kind, out, reach))
+    let mut m = Mover::new(u, cx.data, kind, out, reach);
+    m.lost = (allowance - b) - left;
+    Some(m)
 }
 
 /// The pursuers' move: at pursuit speed toward where the routers run to, stopping at the
@@ -490,11 +504,42 @@ pub fn pursuit_mover(
         m.obstacle_at = Some(o);
     }
     m.leaves = true;
+    m.allow = Allow::Pursuit { k };
     (Some(m), false)
 }
 
-/// A reaction result being carried out (WRG-RRES-01 .. -09, WRG-R-21, -24).
+/// A fall-back after combat: turned about, straight back the distance the rules fix, then
+/// facing the enemy again; cavalry repulsed are disorganised and cannot countercharge
+/// meanwhile (WRG-AFTER-02, -04, WRG-DIS-06, -14, WRG-M-18).
+pub fn fall_back_mover(cx: &mut Cx, u: &Unit, f: crate::state::FallingBack) -> Option<Mover> {
+    let mut track = Track::new(pose_of(u));
+    let back = u.facing.reversed();
+    track.turn_to(back, 0.0, true);
+    track.line(back.vector(), f.inches, back);
+    track.turn_to(u.facing, 0.0, true);
+    let r = cx.reach(u, &track, f.inches);
+    let mut m = Mover::new(u, cx.data, Kind::Back, track, r);
+    m.allow = if f.repulsed {
+        Allow::Fixed { rule: "WRG-AFTER-02", what: "repulsed, rally back", inches: f.inches }
+    } else {
+        Allow::Fixed { rule: "WRG-AFTER-04", what: "undecided, rally back", inches: f.inches }
+    };
+    m.leaves = true;
+    Some(m)
+}
+
+/// A reaction result being carried out (WRG-RRES-01 .. -09, WRG-R-21, -24), in the
+/// `time_left` share of the period.
 pub fn running_mover(cx: &mut Cx, u: &Unit, e: Effect, time_left: f64) -> Option<Mover> {
+    let mut m = running_way(cx, u, e, time_left)?;
+    if !matches!(m.kind, Kind::Charge { .. }) {
+        m.allow = Allow::Result { rule: e.rule() };
+    }
+    m.share = time_left;
+    Some(m)
+}
+
+fn running_way(cx: &mut Cx, u: &Unit, e: Effect, time_left: f64) -> Option<Mover> {
     let normal = cx.normal(u) * time_left;
     let enemy = nearest_enemy(cx.state, u).map(|e| (e.id, e.at));
     let away = enemy
@@ -577,7 +622,9 @@ pub fn plan_intent(cx: &mut Cx, u: &Unit, step: &Step) -> Intent {
             let mut track = Track::new(pose_of(u));
             track.line(-u.facing.vector(), inches, u.facing);
             let r = cx.reach(u, &track, allowance);
-            it.mover = Some(Mover::new(u, cx.data, Kind::Back, track, r));
+            let mut m = Mover::new(u, cx.data, Kind::Back, track, r);
+            m.step_back = true;
+            it.mover = Some(m);
         }
         Step::Wheel { degrees } => it.mover = cx.wheel(u, degrees, allowance).map(|(m, _)| m),
         Step::MoveTo { x, y, facing } => {
@@ -591,6 +638,12 @@ pub fn plan_intent(cx: &mut Cx, u: &Unit, step: &Step) -> Intent {
                 it.mover = Some(c);
             }
         }
+    }
+    let pace = u.standing.order().map_or(1.0, Order::pace);
+    if let Some(m) = it.mover.as_mut()
+        && matches!(m.allow, Allow::Normal { .. })
+    {
+        m.allow = Allow::Normal { pace, square: false };
     }
     it
 }
@@ -684,6 +737,16 @@ fn to_objective(cx: &mut Cx, u: &Unit, order: &Order, to: &Objective, kind: Kind
 
 /// A unit following its order (WRG-ORD-02, -04, -11, -13).
 pub fn order_intent(cx: &mut Cx, u: &Unit, order: &Order) -> Intent {
+    let mut it = order_way(cx, u, order);
+    if let Some(m) = it.mover.as_mut()
+        && matches!(m.allow, Allow::Normal { .. })
+    {
+        m.allow = Allow::Normal { pace: order.pace(), square: false };
+    }
+    it
+}
+
+fn order_way(cx: &mut Cx, u: &Unit, order: &Order) -> Intent {
     let state = cx.state;
     match &order.verb {
         Verb::Advance { to } => to_objective(cx, u, order, to, Kind::Forward),

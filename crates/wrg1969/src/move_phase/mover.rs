@@ -91,9 +91,81 @@ pub struct Mover {
     pub lag: f64,
     /// What last stopped it or held it up, for the log.
     pub held: Option<Held>,
+    /// Inches of allowance it had this period, after any obstacle cut (what `limit` was
+    /// worked out from).
+    pub budget: f64,
+    /// Crossing a linear obstacle cut its allowance (WRG-TERR-01).
+    pub cut: bool,
+    /// How its allowance was made, for the log.
+    pub allow: Allow,
+    /// The share of the period its allowance covers (1 unless it started part-way).
+    pub share: f64,
+    /// Allowance lost going round something (a router's swerve, WRG-ROUT-04, -05).
+    pub lost: f64,
+    /// A wheeled vehicle man-handled over a wall or hedge this period (WRG-TERR-02).
+    pub manhandled: bool,
+    /// A step straight back without turning (WRG-MOVE-03).
+    pub step_back: bool,
     /// Where the friend that held it up and the unit itself stood then (positions and
     /// facings): while both stand so, trying again would only meet the friend again.
     pub held_at: Option<[(Point, Facing); 2]>,
+}
+
+/// How a mover's allowance was made (the parts the log shows, WRG-MOVE-02, -04, -07, -09,
+/// WRG-ROUT-02, WRG-PURS-01, WRG-R-22).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Allow {
+    /// The normal move at the order's pace (WRG-MOVE-02, WRG-ORD-02).
+    Normal {
+        /// The pace, 1 for full speed.
+        pace: f64,
+        /// A square moves at half speed (WRG-M-08).
+        square: bool,
+    },
+    /// The normal move, carrying out a reaction result (its rule).
+    Result {
+        /// The result's rule.
+        rule: &'static str,
+    },
+    /// The charge move: the normal move and the charge bonus (WRG-MOVE-04, -07).
+    Charge,
+    /// The charge move of a countercharge (WRG-ORD-08).
+    Counter,
+    /// The evade (WRG-MOVE-09).
+    Evade,
+    /// Routers in their k-th period: charge − 2k (WRG-ROUT-02).
+    Rout {
+        /// k.
+        k: u32,
+    },
+    /// Pursuers in their k-th period: charge − 3k (WRG-PURS-01).
+    Pursuit {
+        /// k.
+        k: u32,
+    },
+    /// A distance the rules fix (a fall-back after combat, WRG-AFTER-02, -04).
+    Fixed {
+        /// The rule.
+        rule: &'static str,
+        /// What it is.
+        what: &'static str,
+        /// Inches.
+        inches: f64,
+    },
+}
+
+impl Allow {
+    /// The usual allowance of a kind of move.
+    pub fn of(kind: Kind) -> Allow {
+        match kind {
+            Kind::Rout => Allow::Rout { k: 1 },
+            Kind::Pursue { .. } => Allow::Pursuit { k: 1 },
+            Kind::Charge { .. } => Allow::Charge,
+            Kind::Counter { .. } => Allow::Counter,
+            Kind::Evade => Allow::Evade,
+            Kind::Forward | Kind::Back => Allow::Normal { pace: 1.0, square: false },
+        }
+    }
 }
 
 /// What stopped a move or held it up (WRG-MOVE-01, WRG-R-08).
@@ -105,6 +177,9 @@ pub enum Held {
     Short(u16),
     /// The table's edge.
     Edge,
+    /// Pursuers touching the routers they follow: they keep to the routers' heels, going on
+    /// as the routers run (WRG-PURS-01).
+    Heels(u16),
 }
 
 impl Mover {
@@ -130,6 +205,13 @@ impl Mover {
             lag: 0.0,
             held: None,
             held_at: None,
+            budget: reach.budget,
+            cut: reach.cut,
+            allow: Allow::of(kind),
+            share: 1.0,
+            lost: 0.0,
+            manhandled: reach.manhandled,
+            step_back: false,
         }
     }
 
@@ -155,6 +237,12 @@ pub struct Reach {
     pub slowed: bool,
     /// Where impassable ground stops the legs, measured along them, if it does.
     pub blocked_at: Option<f64>,
+    /// The allowance it was worked out from, after any obstacle cut.
+    pub budget: f64,
+    /// Crossing a linear obstacle cut the allowance (WRG-TERR-01).
+    pub cut: bool,
+    /// A wheeled vehicle is man-handled over a wall or hedge (WRG-TERR-02).
+    pub manhandled: bool,
 }
 
 /// Scratch space for working out ways, kept between units.
@@ -180,39 +268,49 @@ pub fn reach(
     let legs = &mut pad.legs;
     let allowance = if allowance.is_finite() { allowance.max(0.0) } else { 0.0 };
     let rate = allowance / STEPS as f64;
+    let whole = |limit: f64| Reach {
+        limit,
+        rate,
+        slowed: false,
+        blocked_at: None,
+        budget: allowance,
+        cut: false,
+        manhandled: false,
+    };
     let turns = track.turn_cost_before_legs();
     if turns >= allowance {
-        return Reach { limit: allowance, rate, slowed: false, blocked_at: None };
+        return whole(allowance);
     }
     track.leg_points(legs);
     let left = allowance - turns;
     if legs.len() < 2 {
-        return Reach { limit: track.cost().min(allowance), rate, slowed: false, blocked_at: None };
+        return whole(track.cost().min(allowance));
     }
     let legs_len: f64 = legs.windows(2).map(|w| w[0].distance(w[1])).sum();
     let (adv, cut) = if crate::ground::has_obstacles(&state.table) {
-        reach_on_table(data, &state.table, troop, legs, left)
+        reach_on_table(data, &state.table, troop, legs, allowance, turns)
     } else {
         let model = crate::ground::WrgGround { data, troop };
         (tabletop::terrain::advance_with(&state.table, legs, &model, left, &mut pad.split), false)
     };
+    // The obstacle rule cuts the whole period's allowance (WRG-TERR-01, WRG-R-31).
+    let budget =
+        if cut { crate::moves::obstacle_allowance(data, troop, allowance) } else { allowance };
     let mut limit = turns + adv.distance;
     let mut blocked_at = None;
     let mut slowed = cut;
     match adv.stop {
         Stop::End => {
             let spent = adv.cost;
-            let budget =
-                if cut { crate::moves::obstacle_allowance(data, troop, left) } else { left };
             let tail = track.cost() - turns - legs_len;
-            limit += tail.max(0.0).min((budget - spent).max(0.0));
+            limit += tail.max(0.0).min((budget - turns - spent).max(0.0));
             slowed |= adv.cost > adv.distance + 1e-6;
         }
-        Stop::Budget => slowed |= adv.distance + 1e-6 < left.min(legs_len),
+        Stop::Budget => slowed |= adv.distance + 1e-6 < (budget - turns).max(0.0).min(legs_len),
         Stop::Blocked(b) => blocked_at = Some(b.distance),
     }
     let rate = if matches!(adv.stop, Stop::Budget) { limit / STEPS as f64 } else { rate };
-    Reach { limit, rate, slowed, blocked_at }
+    Reach { limit, rate, slowed, blocked_at, budget, cut, manhandled: false }
 }
 
 /// A unit's footprint where it stands.

@@ -294,14 +294,18 @@ impl<'a> Run<'a> {
         if m.param >= m.limit - 1e-9 {
             m.stopped = true;
         }
-        !m.stopped && m.param < goal - 1e-9 && matches!(m.held, Some(Held::Friend(_)))
+        !m.stopped
+            && m.param < goal - 1e-9
+            && matches!(m.held, Some(Held::Friend(_) | Held::Heels(_)))
     }
 
     /// Whether mover `i` was held up by a friend and neither it nor that friend has moved
     /// since (nor the friend left the table).
     fn still_held(&self, i: usize) -> bool {
         let m = &self.movers[i];
-        let (Some(Held::Friend(f)), Some(then)) = (m.held, m.held_at) else { return false };
+        let (Some(Held::Friend(f) | Held::Heels(f)), Some(then)) = (m.held, m.held_at) else {
+            return false;
+        };
         let (friend, me) = (&self.state.units[f as usize], &self.state.units[m.id as usize]);
         friend.on_table() && then == [(friend.at, friend.facing), (me.at, me.facing)]
     }
@@ -365,25 +369,33 @@ impl<'a> Run<'a> {
             self.place(i, p);
             // Friends in the way hold the unit up: it waits, and goes on if they move out of
             // its way. An enemy 1" off, contact or the table's edge stops it (WRG-R-08).
-            let held =
-                blocking.iter().find(|h| h.1 != Hit::Friend).or_else(|| blocking.first()).and_then(
-                    |&(o, h)| match h {
-                        Hit::Friend => Some(Held::Friend(o)),
-                        Hit::Short => Some(Held::Short(o)),
-                        Hit::Edge => Some(Held::Edge),
-                        Hit::Contact | Hit::Off => None,
-                    },
-                );
+            // Pursuers at their routers' heels wait for them to run on (WRG-PURS-01).
+            let quarry = match self.movers[i].kind {
+                Kind::Pursue { target } => Some(target),
+                _ => None,
+            };
+            let heels = |o: u16, h: Hit| h == Hit::Contact && Some(o) == quarry;
+            let held = blocking
+                .iter()
+                .find(|h| h.1 != Hit::Friend && !heels(h.0, h.1))
+                .or_else(|| blocking.first())
+                .and_then(|&(o, h)| match h {
+                    Hit::Friend => Some(Held::Friend(o)),
+                    Hit::Contact if heels(o, h) => Some(Held::Heels(o)),
+                    Hit::Short => Some(Held::Short(o)),
+                    Hit::Edge => Some(Held::Edge),
+                    Hit::Contact | Hit::Off => None,
+                });
             self.movers[i].held = held;
             self.movers[i].held_at = match held {
-                Some(Held::Friend(f)) => {
+                Some(Held::Friend(f) | Held::Heels(f)) => {
                     let (friend, me) =
                         (&self.state.units[f as usize], &self.state.units[id as usize]);
                     Some([(friend.at, friend.facing), (me.at, me.facing)])
                 }
                 _ => None,
             };
-            if !matches!(held, Some(Held::Friend(_))) {
+            if !matches!(held, Some(Held::Friend(_) | Held::Heels(_))) {
                 self.movers[i].stopped = true;
             }
             for &(o, h) in &blocking {
@@ -596,6 +608,8 @@ impl<'a> Run<'a> {
             let mut m = Mover::new(&u, data, Kind::Rout, track, reach);
             m.rate = self.movers[i].rate;
             m.leaves = true;
+            m.allow = self.movers[i].allow;
+            m.lost = remaining - left;
             m.passed = self.movers[i].passed.clone();
             self.set_mover(m, self.step);
             self.out.notes.push(Note::new(
@@ -706,8 +720,10 @@ impl<'a> Run<'a> {
             let (me, t) = (&self.state.units[id as usize], &self.state.units[o as usize]);
             let frontal = direction_sector(t.facing, me.at - t.at) == Sector::Front;
             let forbidden = t.standing.order().is_some_and(|x| x.no_countercharge);
-            let forced =
-                t.running.is_some_and(|r| !matches!(r.effect, Effect::CarryOn | Effect::NewOrder));
+            // Cavalry rallying back cannot countercharge (WRG-DIS-14).
+            let forced = t.falling_back.is_some()
+                || t.running
+                    .is_some_and(|r| !matches!(r.effect, Effect::CarryOn | Effect::NewOrder));
             let tested =
                 self.out.tests.iter().any(|x| x.unit == o && x.trigger == Trigger::Charged);
             if !tested
@@ -745,7 +761,6 @@ impl<'a> Run<'a> {
             self.evade(t, id);
             return;
         }
-        let facing_before = tu.facing;
         let taken = crate::test_phase::take_tests(
             self.data,
             self.state,
@@ -760,9 +775,7 @@ impl<'a> Run<'a> {
         let tu = self.state.units[t as usize].clone();
         match effect {
             Effect::Break => {
-                if tu.facing == facing_before {
-                    self.state.units[t as usize].facing = facing_before.reversed();
-                }
+                // It turned its back on the charger as it broke (WRG-ROUT-01).
                 let u = self.state.units[t as usize].clone();
                 match self.cx(|cx| rout_mover(cx, &u, 1, left)) {
                     Some(m) => {
@@ -799,7 +812,16 @@ impl<'a> Run<'a> {
         let (tu, cu) = (&self.state.units[t as usize], &self.state.units[c as usize]);
         let frontal = direction_sector(tu.facing, cu.at - tu.at) == Sector::Front;
         let forbidden = tu.standing.order().is_some_and(|o| o.no_countercharge);
-        crate::reaction::may_countercharge(tu.troop, cu.troop, frontal, forbidden, score, e, false)
+        let falling_back = tu.falling_back.is_some();
+        crate::reaction::may_countercharge(
+            tu.troop,
+            cu.troop,
+            frontal,
+            forbidden,
+            score,
+            e,
+            falling_back,
+        )
     }
 
     /// Cavalry countercharge: they close straight on the charger from here, each as far as
@@ -814,6 +836,7 @@ impl<'a> Run<'a> {
         });
         if let Some((mut m, _)) = m {
             m.rate = charge / STEPS as f64;
+            m.share = left;
             self.set_mover(m, self.step);
             self.state.units[t as usize].motion = Motion::Charged;
             self.out.notes.push(
