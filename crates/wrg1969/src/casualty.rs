@@ -148,7 +148,8 @@ pub fn remove(data: &Data, figures: u32, carried_before: u32, men: u32) -> Remov
     let per = data.casualties.men_per_figure;
     let total = carried_before.saturating_add(men);
     let off = (total / per).min(figures);
-    let carried = if off == figures && total / per > figures { 0 } else { total - off * per };
+    // A unit with no figures left carries nothing (WRG-CAS-03).
+    let carried = if off == figures { 0 } else { total - off * per };
     Removal { men, carried_before, figures_removed: off, carried, figures_left: figures - off }
 }
 
@@ -196,6 +197,9 @@ mod tests {
         assert_eq!((r.figures_removed, r.carried), (0, 13));
         // Never more figures than the unit has.
         let r = remove(&d, 2, 0, 100);
+        assert_eq!((r.figures_removed, r.figures_left, r.carried), (2, 0, 0));
+        // Wiped out to the last man: nothing is carried.
+        let r = remove(&d, 2, 5, 40);
         assert_eq!((r.figures_removed, r.figures_left, r.carried), (2, 0, 0));
     }
 

@@ -457,6 +457,9 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                     let u = &mut state.units[loser as usize];
                     let (prisoners, _) = crate::after::surrender_split(u.block.figures);
                     u.block.lose(prisoners);
+                    if u.block.figures == 0 {
+                        u.carried = 0;
+                    }
                     out.push(Outcome::Surrendered { unit: loser, prisoners });
                 }
                 crate::state::break_unit_from(state, loser, Some(winner));

@@ -510,6 +510,7 @@ fn below_half(
                 let u = &mut state.units[t.unit as usize];
                 let n = u.block.figures;
                 u.block.lose(n);
+                u.carried = 0;
                 let taker = u.side.other();
                 state.prisoners[taker.index()] += n;
                 notes.push(Note::new(
