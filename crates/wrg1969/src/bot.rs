@@ -21,6 +21,9 @@
 //! - A unit whose order has closed, or whose target has broken or left, gets a new attack
 //!   order by messenger, nearest to the enemy first, while messengers are free and its
 //!   General has something to answer (WRG-CHORD-01).
+//! - When two or more units within 25" of the General have no task, and no fewer than the
+//!   units there busy with orders of their own, he gives the first pre-arranged signal that
+//!   sends units forward instead of sending each a messenger.
 //! - The General rides to rally the nearest of his routing units within his ride; otherwise
 //!   he keeps 6" behind the middle of his army.
 //!
@@ -155,6 +158,17 @@ impl Scripted {
             wanting.push((u.at.distance(e.at), u.id, Order::new(verb)));
         }
         wanting.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Several units near the General left without a task: one signal sets them all going,
+        // quicker than messengers (WRG-CHORD-07 .. -09).
+        let stale: Vec<u16> = wanting.iter().map(|w| w.1).collect();
+        if let Some((k, stirred)) = signal_to_give(&rules.data_for(st), st, side, &stale) {
+            let mut trial = plan.clone();
+            trial.signal = Some(k);
+            if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
+                plan = trial;
+                wanting.retain(|w| !stirred.contains(&w.1));
+            }
+        }
         for (_, unit, order) in wanting {
             let mut trial = plan.clone();
             trial.dictate.push(Dictation { unit, order: order.clone() });
@@ -244,6 +258,37 @@ impl Scripted {
         }
         plan
     }
+}
+
+/// The pre-arranged signal to give, if any: the first that sends units forward, when at least
+/// two of the side's units within signal range of the General are without a task (`stale`)
+/// and they are no fewer there than units busy with orders of their own, which the signal
+/// would override (WRG-CHORD-07, -08). Returns the signal and the stale units it reaches.
+fn signal_to_give(
+    data: &crate::Data,
+    st: &State,
+    side: Side,
+    stale: &[u16],
+) -> Option<(u8, Vec<u16>)> {
+    let g = crate::state::general(st, side).filter(|g| !g.risk.fallen(data))?;
+    let k = st
+        .signals
+        .get(side.index())?
+        .iter()
+        .position(|(o, _)| matches!(o.verb, Verb::Advance { .. } | Verb::Attack { .. }))?;
+    let range = data.movement.distances.signal_range;
+    let near = st.units.iter().filter(|u| {
+        u.side == side && u.on_table() && u.rout.is_none() && u.at.distance(g.at) <= range
+    });
+    let (mut stirred, mut busy) = (Vec::new(), 0);
+    for u in near {
+        if stale.contains(&u.id) {
+            stirred.push(u.id);
+        } else if u.standing.order().is_some() || u.incoming.is_some() {
+            busy += 1;
+        }
+    }
+    (stirred.len() >= 2 && stirred.len() >= busy).then_some((k as u8, stirred))
 }
 
 impl Bot<Wrg1969> for Scripted {

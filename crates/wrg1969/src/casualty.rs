@@ -198,6 +198,9 @@ mod tests {
         // Never more figures than the unit has.
         let r = remove(&d, 2, 0, 100);
         assert_eq!((r.figures_removed, r.figures_left, r.carried), (2, 0, 0));
+        // Wiped out to the last man: nothing is carried.
+        let r = remove(&d, 2, 5, 40);
+        assert_eq!((r.figures_removed, r.figures_left, r.carried), (2, 0, 0));
     }
 
     // Checks WRG-SCALE-02.

@@ -171,7 +171,6 @@ pub fn ride_general(
             "WRG-CHORD-04",
             format!("{side}'s General {how} {:.1}\" {whither}", from.distance(leg.end)),
         )
-        .and("WRG-M-01")
         .with_total(leg.allowance.clone())
         .with_fact(Fact::Rode {
             rider: Rider::General { side },
@@ -311,7 +310,6 @@ pub fn ride_messengers(data: &Data, state: &mut State) -> Vec<Note> {
                 from.distance(leg.end)
             ),
         )
-        .and("WRG-M-02")
         .with_total(leg.allowance.clone())
         .with_fact(Fact::Rode {
             rider: Rider::Messenger { side: m.side, unit: m.unit },

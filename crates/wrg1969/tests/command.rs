@@ -55,7 +55,7 @@ fn wrg_chord_04_the_general_rides_at_his_figures_pace_with_one_gallop_a_trip() {
     let notes = period(&mut g, ride(45.0, 16.0), Plan::default());
     let (n, spent, allowance) = rode(&notes)[0];
     assert!(n.text.contains("gallops 12.0\""), "{}", n.text);
-    assert!(cites(n, "WRG-CHORD-03") && cites(n, "WRG-M-01"));
+    assert!(cites(n, "WRG-CHORD-03") && cites(n, "WRG-R-42"));
     assert_eq!(allowance, 18.0);
     assert!((spent - 12.0).abs() < 1e-6);
     assert_eq!(part(n, "WRG-CHORD-03"), Some(10.0));
@@ -189,7 +189,8 @@ fn wrg_gen_01_the_general_alone_fights_as_his_figure_when_caught() {
 // Checks WRG-CHORD-07, WRG-CHORD-08, WRG-CHORD-09.
 #[test]
 fn wrg_chord_08_a_signal_written_before_the_battle_moves_those_who_see_it() {
-    let mut g = load("the_wells.toml").quiet().signal(Red, advance(36.0, 16.0)).game(6);
+    // The wells' first Roman signal: advance to (36, 28), by the wells.
+    let mut g = load("the_wells.toml").quiet().game(6);
     let cohort = id(&g, "Legio XX, second cohort");
     let notes = period(&mut g, Plan { signal: Some(0), ..Plan::default() }, Plan::default());
     let n = notes.iter().find(|n| cites(n, "WRG-CHORD-08")).expect("given");
@@ -202,7 +203,7 @@ fn wrg_chord_08_a_signal_written_before_the_battle_moves_those_who_see_it() {
         .find(|n| n.text.starts_with("Legio XX, second cohort take up"))
         .expect("taken up");
     assert!(cites(taken, "WRG-CHORD-09"));
-    assert_eq!(g.state().units[cohort as usize].standing.order(), Some(&advance(36.0, 16.0)));
+    assert_eq!(g.state().units[cohort as usize].standing.order(), Some(&advance(36.0, 28.0)));
 }
 
 // Checks WRG-ORD-05, WRG-ORD-06.

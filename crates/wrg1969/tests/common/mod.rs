@@ -89,13 +89,6 @@ impl Setup {
         self
     }
 
-    /// Adds a pre-arranged signal for the whole side (WRG-CHORD-07).
-    pub fn signal(mut self, side: Side, order: Order) -> Setup {
-        let signal = wrg1969::scenario::Signal { order, units: vec![] };
-        self.sc.sides[side_index(side)].signals.push(signal);
-        self
-    }
-
     /// The game, both sides' orders written as set up.
     pub fn game(self, seed: u64) -> Game<Wrg1969> {
         let mut g = Game::from_scenario(Arc::new(Wrg1969::new()), self.sc, self.source, seed);
