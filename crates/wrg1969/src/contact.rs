@@ -17,33 +17,76 @@ pub fn line_up(data: &Data, state: &mut State, charger: u16, target: u16) {
 }
 
 /// As [`line_up`], when its standard need move no more than `most` inches (what is left of
-/// the charge's allowance); otherwise it stays as it struck. Returns how far it moved.
+/// the charge's allowance); otherwise it stays as it struck. Where the place squarely in
+/// front of it is taken by other units, it slides along the face to the nearest place that is
+/// free (still within the face's length). Returns how far it moved.
 pub fn line_up_within(data: &Data, state: &mut State, charger: u16, target: u16, most: f64) -> f64 {
-    let Some((at, facing)) = lined_up(data, state, charger, target) else { return 0.0 };
+    let Some(face) = face_struck(data, state, charger, target) else { return 0.0 };
     let u = &state.units[charger as usize];
-    let shift = u.at.distance(at);
-    if shift > most + 1e-9 {
-        return 0.0;
+    // The place straight in front of it first, then slides along the face, nearest first.
+    let steps = (2.0 * face.half / SLIDE).ceil() as i32;
+    let mut offsets: Vec<f64> = (0..=steps).map(|k| k as f64 * SLIDE).collect();
+    offsets.sort_by(|a, b| a.total_cmp(b));
+    for d in offsets {
+        for sign in [1.0, -1.0] {
+            if d == 0.0 && sign < 0.0 {
+                continue;
+            }
+            let slide = face.slide + sign * d;
+            if slide.abs() > face.half + 1e-9 {
+                continue;
+            }
+            let at = face.place(slide);
+            let shift = u.at.distance(at);
+            if shift > most + 1e-9 {
+                continue;
+            }
+            // Not into other units.
+            let rect = u.block.footprint(data, u.troop, at, face.facing);
+            let crowded = state.units.iter().any(|o| {
+                o.id != charger
+                    && o.id != target
+                    && o.on_table()
+                    && o.block.footprint(data, o.troop, o.at, o.facing).overlaps(&rect)
+            });
+            if crowded {
+                continue;
+            }
+            let u = &mut state.units[charger as usize];
+            u.at = at;
+            u.facing = face.facing;
+            return shift;
+        }
     }
-    // Not into other units: then it stays as it struck.
-    let rect = u.block.footprint(data, u.troop, at, facing);
-    let crowded = state.units.iter().any(|o| {
-        o.id != charger
-            && o.id != target
-            && o.on_table()
-            && o.block.footprint(data, o.troop, o.at, o.facing).overlaps(&rect)
-    });
-    if crowded {
-        return 0.0;
-    }
-    let u = &mut state.units[charger as usize];
-    u.at = at;
-    u.facing = facing;
-    shift
+    0.0
 }
 
-/// Where and facing which way the charger stands lined up against the target.
-fn lined_up(data: &Data, state: &State, charger: u16, target: u16) -> Option<(Point, Facing)> {
+/// Steps, inches, in which a charger slides along the face it struck to find room.
+const SLIDE: f64 = 0.25;
+
+/// The face of the target a charger lines up on: where its standard goes for each slide along
+/// the face, and the facing it takes.
+struct Face {
+    centre: Point,
+    normal: tabletop::geometry::Vec2,
+    tangent: tabletop::geometry::Vec2,
+    /// Half the face's length: the farthest the charger's centre may slide from its middle.
+    half: f64,
+    /// The slide straight in front of the charger's standard.
+    slide: f64,
+    /// Half the charger's depth.
+    half_depth: f64,
+    facing: Facing,
+}
+
+impl Face {
+    fn place(&self, slide: f64) -> Point {
+        self.centre + self.tangent * slide + self.normal * (self.half_depth + GAP)
+    }
+}
+
+/// The face of the target nearest the charger's standard (front, rear or a flank), squarely.
+fn face_struck(data: &Data, state: &State, charger: u16, target: u16) -> Option<Face> {
     let (Some(c), Some(t)) = (state.units.get(charger as usize), state.units.get(target as usize))
     else {
         return None;
@@ -64,9 +107,8 @@ fn lined_up(data: &Data, state: &State, charger: u16, target: u16) -> Option<(Po
         (if local.x >= 0.0 { r } else { -r }, f, hd)
     };
     let extent = if normal == f || normal == -f { hd } else { hw };
-    let face_centre = tr.centre + normal * extent;
-    let slide = (c.at - face_centre).dot(tangent).clamp(-half, half);
-    let at: Point = face_centre + tangent * slide + normal * (depth / 2.0 + GAP);
+    let centre = tr.centre + normal * extent;
+    let slide = (c.at - centre).dot(tangent).clamp(-half, half);
     let facing = Facing::from_vector(-normal)?;
-    Some((at, facing))
+    Some(Face { centre, normal, tangent, half, slide, half_depth: depth / 2.0, facing })
 }

@@ -97,7 +97,15 @@ pub fn front_contact(data: &Data, u: &Unit, enemy: &Unit) -> u32 {
     front_points(data, u).into_iter().filter(|p| er.distance_to_point(*p) <= CONTACT).count() as u32
 }
 
-/// The pairs of enemy units in contact, lower id first, each once.
+/// Whether two enemy units whose footprints touch are in hand-to-hand: the front of at least
+/// one figure of either touches the other (WRG-MELEE-01). Blocks that meet only corner to
+/// corner or flank to flank, where no figure could strike, are not fighting: they may move
+/// off, or charge home squarely, next period.
+pub fn engaged(data: &Data, a: &Unit, b: &Unit) -> bool {
+    front_contact(data, a, b) > 0 || front_contact(data, b, a) > 0
+}
+
+/// The pairs of enemy units in hand-to-hand, lower id first, each once.
 pub fn contacts(data: &Data, state: &State) -> Vec<(u16, u16)> {
     let live: Vec<&Unit> =
         state.units.iter().filter(|u| u.on_table() && u.motion != Motion::Routing).collect();
@@ -107,6 +115,7 @@ pub fn contacts(data: &Data, state: &State) -> Vec<(u16, u16)> {
         for b in &live[i + 1..] {
             if a.side != b.side
                 && ra.touches(&b.block.footprint(data, b.troop, b.at, b.facing), CONTACT)
+                && engaged(data, a, b)
             {
                 out.push((a.id.min(b.id), a.id.max(b.id)));
             }

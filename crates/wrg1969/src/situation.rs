@@ -236,6 +236,7 @@ fn contacts(data: &Data, sl: &Sightlines) -> Vec<(u16, u16)> {
             }
             if let Some(rb) = &rects[id as usize]
                 && ra.touches(rb, crate::melee_phase::CONTACT)
+                && crate::melee_phase::engaged(data, a, b)
             {
                 out.push((a.id, b.id));
             }

@@ -34,6 +34,7 @@ pub fn detours(cx: &mut Cx, intents: &mut [Option<Intent>], notes: &mut Vec<Note
     if standing.iter().all(Option::is_none) {
         return;
     }
+    barred_charges(cx, intents, &standing, notes);
     let mut new_ways: Vec<(usize, Mover)> = Vec::new();
     for (i, it) in intents.iter().enumerate() {
         let Some(it) = it.as_ref() else { continue };
@@ -68,6 +69,69 @@ pub fn detours(cx: &mut Cx, intents: &mut [Option<Intent>], notes: &mut Vec<Note
     for (i, new) in new_ways {
         if let Some(it) = intents[i].as_mut() {
             it.mover = Some(new);
+        }
+    }
+}
+
+/// Charges whose way to contact runs into a formed friend standing this period are not
+/// declared: a charge runs straight at its enemy, and only light infantry pass through friends
+/// or are passed through. The unit marches on its enemy instead (and so goes round the friend,
+/// below), to charge from where it then stands (WRG-R-08, WRG-MOVE-04, -05).
+fn barred_charges(
+    cx: &mut Cx,
+    intents: &mut [Option<Intent>],
+    standing: &[Option<Rect>],
+    notes: &mut Vec<Note>,
+) {
+    let state = cx.state;
+    for (i, slot) in intents.iter_mut().enumerate() {
+        let Some(it) = slot.as_ref() else { continue };
+        let Some(m) = it.mover.as_ref() else { continue };
+        let Kind::Charge { target, .. } = m.kind else { continue };
+        let u = &state.units[i];
+        if m.directed || u.troop.is_light_infantry() {
+            continue;
+        }
+        let blockers = |j: usize| {
+            let f = &state.units[j];
+            j != i && f.side == u.side && !f.troop.is_light_infantry()
+        };
+        let Some((_, j)) = first_block(m, standing, blockers) else { continue };
+        let (allowance, allow, free) = match &it.source {
+            Source::Order(_) => {
+                let order = u.standing.order();
+                (
+                    super::intent::order_allowance(cx.data, u),
+                    super::intent::normal_allow(order),
+                    false,
+                )
+            }
+            Source::Running => {
+                let Some(r) = u.running else { continue };
+                let normal = cx.data.moves(u.troop).normal * m.share;
+                (normal, Allow::Result { rule: r.effect.rule() }, true)
+            }
+            _ => continue,
+        };
+        let t = &state.units[target as usize];
+        let share = m.share;
+        let approach = cx.toward(u, t.at, 0.0, allowance, Kind::Forward, free);
+        notes.push(
+            Note::new(
+                "WRG-R-08",
+                format!(
+                    "{} do not charge {}: {} stand in the way, so they march on them instead",
+                    u.name, t.name, state.units[j].name
+                ),
+            )
+            .and("WRG-MOVE-04"),
+        );
+        if let Some(it) = slot.as_mut() {
+            it.mover = approach.map(|mut a| {
+                a.allow = allow;
+                a.share = share;
+                a
+            });
         }
     }
 }
@@ -166,29 +230,34 @@ pub(super) fn around(
         sides.swap(0, 1);
     }
     let face = Facing::from_vector(dir)?;
+    let mut start = Track::new(Pose { at: a, facing: u.facing });
+    start.segs.extend_from_slice(turns);
+    let kept = start.end().facing;
     for offset in sides {
         let before = (near - d / 2.0 - CLEAR).max(0.0);
         let after = far + d / 2.0 + CLEAR;
         let w1 = a + dir * before + side * offset;
         let w2 = a + dir * after + side * offset;
-        let mut track = Track::new(Pose { at: a, facing: u.facing });
-        // The turn the way began with, then the legs keeping the way's front (WRG-MOVE-14).
-        track.segs.extend_from_slice(turns);
-        track.line_to(w1, Some(face));
-        track.line_to(w2, Some(face));
-        if goal.distance(w2) > EPS && (goal - w2).dot(dir) > 0.0 {
-            track.line_to(goal, Some(face));
-        }
-        let r = cx.reach(u, &track, allowance);
-        if r.limit <= EPS || r.blocked_at.is_some() {
-            continue;
-        }
-        let mut new = Mover::new(u, cx.data, m.kind, track, r);
-        new.allow = m.allow;
-        new.share = m.share;
-        new.leaves = m.leaves;
-        if clear(&new, standing, blocks) && on_table(cx, &new) {
-            return Some(new);
+        // Sidling round it with the front kept as it is first (a unit touching the friend
+        // cannot swing round to face its way without striking it), then turned to the way.
+        for legs_face in [kept, face] {
+            let mut track = start.clone();
+            track.line_to(w1, Some(legs_face));
+            track.line_to(w2, Some(legs_face));
+            if goal.distance(w2) > EPS && (goal - w2).dot(dir) > 0.0 {
+                track.line_to(goal, Some(face));
+            }
+            let r = cx.reach(u, &track, allowance);
+            if r.limit <= EPS || r.blocked_at.is_some() {
+                continue;
+            }
+            let mut new = Mover::new(u, cx.data, m.kind, track, r);
+            new.allow = m.allow;
+            new.share = m.share;
+            new.leaves = m.leaves;
+            if clear(&new, standing, blocks) && on_table(cx, &new) {
+                return Some(new);
+            }
         }
     }
     None

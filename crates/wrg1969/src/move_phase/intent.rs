@@ -202,7 +202,7 @@ impl Cx<'_> {
     }
 
     /// Straight toward a point, stopping `short` inches before it (turning to face it).
-    fn toward(
+    pub(super) fn toward(
         &mut self,
         u: &Unit,
         to: Point,
@@ -660,7 +660,7 @@ pub fn order_allowance(data: &crate::Data, u: &Unit) -> f64 {
 }
 
 /// How a normal move's allowance is made under an order.
-fn normal_allow(order: Option<&Order>) -> Allow {
+pub(super) fn normal_allow(order: Option<&Order>) -> Allow {
     Allow::Normal {
         pace: order.map_or(1.0, Order::pace),
         square: order.is_some_and(|o| o.formation == Some(crate::orders::Formation::Square)),

@@ -110,6 +110,8 @@ pub struct Mover {
     pub step_back: bool,
     /// It has gone round a friend in its way this period (WRG-R-08).
     pub rerouted: bool,
+    /// It found no way round the friend in its way this period.
+    pub no_way_round: bool,
     /// The enemy it answers (the charger an evader runs from).
     pub answers: Option<u16>,
     /// A move its side directed in its plan: it goes exactly as directed.
@@ -229,6 +231,7 @@ impl Mover {
             manhandled: reach.manhandled,
             step_back: false,
             rerouted: false,
+            no_way_round: false,
             answers: None,
             directed: false,
             threaded: Vec::new(),
@@ -418,6 +421,7 @@ fn touching(data: &Data, a: &Unit, b: &Unit) -> bool {
     (a.at - b.at).length_squared() <= reach * reach
         && gap_at_least(&ra, &rb) <= crate::melee_phase::CONTACT
         && ra.touches(&rb, crate::melee_phase::CONTACT)
+        && crate::melee_phase::engaged(data, a, b)
 }
 
 /// Whether a unit stands in hand-to-hand with an enemy (neither running).

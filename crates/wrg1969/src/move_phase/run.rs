@@ -314,8 +314,9 @@ impl<'a> Run<'a> {
     }
 
     /// Mover `i`, held up by a friend in step `s`, goes round it for the rest of the period
-    /// when the friend stands (or has stopped), or when the two bar each other's way (then the
-    /// one with the higher id, or the one that may, gives way); once a period (WRG-R-08).
+    /// when the friend stands (or has stopped, or is held up in turn by another friend), or
+    /// when the two bar each other's way (then the one with the higher id, or the one that
+    /// may, gives way); once a period (WRG-R-08).
     fn go_round(&mut self, i: usize, s: u32) {
         let m = &self.movers[i];
         let Some(Held::Friend(f)) = m.held else { return };
@@ -326,13 +327,18 @@ impl<'a> Run<'a> {
             return;
         }
         let id = m.id;
-        let theirs = self.slot[f as usize]
-            .map(|k| &self.movers[k])
-            .filter(|fm| !fm.stopped && fm.param < fm.limit - 1e-9);
-        if let Some(fm) = theirs {
+        let theirs = self.slot[f as usize].filter(|&k| {
+            !self.movers[k].stopped && self.movers[k].param < self.movers[k].limit - 1e-9
+        });
+        if let Some(k) = theirs {
+            let fm = &self.movers[k];
             let mutual = fm.held == Some(Held::Friend(id));
-            let they_give_way = super::detour::may_go_round(fm) && !fm.rerouted && fm.id > id;
-            if !mutual || they_give_way {
+            let they_give_way =
+                super::detour::may_go_round(fm) && !fm.rerouted && !fm.no_way_round && fm.id > id;
+            // A friend held up in turn by another friend is as good as standing.
+            let held_too =
+                !mutual && matches!(fm.held, Some(Held::Friend(_))) && self.still_held(k);
+            if (!mutual || they_give_way) && !held_too {
                 return;
             }
         }
@@ -362,7 +368,10 @@ impl<'a> Run<'a> {
         let me = id as usize;
         let new =
             self.cx(|cx| super::detour::around(cx, &u, &m, &[], rest, &fr, &standing, |j| j != me));
-        let Some(mut new) = new else { return };
+        let Some(mut new) = new else {
+            self.movers[i].no_way_round = true;
+            return;
+        };
         new.rate = new.limit / left_steps;
         new.rerouted = true;
         self.movers[i].rerouted = true;
@@ -813,23 +822,21 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether mover `i` may pass through friend `f` in an ordinary move (not a charge): light
-    /// infantry pass through friends and friends through light infantry (the skirmish screen
-    /// retiring through the line, the line advancing through it), so long as the friend stands
-    /// this period and the way does not end inside it (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
+    /// Whether mover `i` may pass through friend `f` in a move, a charge or a countercharge:
+    /// light infantry pass through friends and friends through light infantry (the skirmish
+    /// screen retiring through the line, the line advancing or charging through it), so long
+    /// as the way does not end inside it; one that is still inside it when the period ends
+    /// stays where it met it (WRG-MOVE-12, WRG-DIS-10, WRG-R-08).
     fn threads(&self, i: usize, f: u16) -> bool {
         let m = &self.movers[i];
-        if !matches!(m.kind, Kind::Forward | Kind::Back) {
+        if !matches!(
+            m.kind,
+            Kind::Forward | Kind::Back | Kind::Charge { .. } | Kind::Counter { .. }
+        ) {
             return false;
         }
         let (me, fu) = (&self.state.units[m.id as usize], &self.state.units[f as usize]);
         if routing(fu) || !(me.troop.is_light_infantry() || fu.troop.is_light_infantry()) {
-            return false;
-        }
-        // Only through friends standing this period: two units on the move hold each other up
-        // (and may go round each other).
-        let on_the_move = self.slot[f as usize].is_some_and(|k| !self.movers[k].stopped && k != i);
-        if on_the_move {
             return false;
         }
         let end = m.rect(m.pose(m.limit));
