@@ -418,7 +418,9 @@ fn wrg_move_12_evaders_through_friends() {
         st.units[11].block = Block::new(40, 20);
         place(&mut st, 11, 30.0, 30.0, 180.0);
         wait(&mut st, 11);
-        move_all(&d, &mut st, &mut go([]));
+        // The charge runs on past the evaders into the warband, which tests for being charged
+        // (WRG-RT-03): three dice for it.
+        move_all(&d, &mut st, &mut go([4, 4, 4]));
         assert!(close(st.units[14].at.y, 34.0, 1e-6), "{:?}", st.units[14].at);
         assert_eq!(st.units[11].causes.contains(&Cause::PassedThrough), disorders, "{troop:?}");
     }

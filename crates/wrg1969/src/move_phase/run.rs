@@ -879,6 +879,9 @@ impl<'a> Run<'a> {
             self.evade(o, id);
             return;
         }
+        if matches!(kind, Kind::Charge { .. }) && o != target && self.struck_unawares(i, o) {
+            return;
+        }
         let pair = (id.min(o), id.max(o));
         if !self.out.charges.iter().any(|&(a, b)| (a.min(b), a.max(b)) == pair) {
             self.out.charges.push((id, o));
@@ -939,6 +942,55 @@ impl<'a> Run<'a> {
                 );
             }
         }
+    }
+
+    /// Enemy `o`, not the charge's target, is struck by charger `i` on its way: it answers as
+    /// a charged unit does. Light troops that would evade this charger (light infantry always
+    /// try against cavalry) evade now, and the charger goes on after them; any other unit,
+    /// struck after the charger has used its normal move, takes its test for being charged
+    /// there and then, and turns to run if it breaks (WRG-RT-03, -12, -13, WRG-ORD-09, -11,
+    /// WRG-MOVE-08, WRG-R-10). Returns whether it evaded.
+    fn struck_unawares(&mut self, i: usize, o: u16) -> bool {
+        let id = self.movers[i].id;
+        let (ou, cu) = (&self.state.units[o as usize], &self.state.units[id as usize]);
+        let free = !routing(ou)
+            && ou.running.is_none()
+            && ou.pursuit.is_none()
+            && !self.fighting.get(o as usize).copied().unwrap_or(false);
+        if free && !self.evaded[o as usize] && super::evades(self.data, ou, cu) {
+            self.movers[i].stopped = false;
+            self.evade(o, id);
+            return true;
+        }
+        let tested = self.out.tests.iter().any(|x| x.unit == o && x.trigger == Trigger::Charged);
+        if !free || tested || self.movers[i].normal_point.is_some() {
+            return false;
+        }
+        let taken = crate::test_phase::take_tests(
+            self.data,
+            self.state,
+            &[(o, Trigger::Charged)],
+            &[o],
+            self.dice,
+        );
+        let Some(tk) = taken.into_iter().next() else { return false };
+        let effect = tk.outcome.effect;
+        self.out.tests.push(tk);
+        if effect == Effect::Break {
+            let left = self.time_left();
+            let u = self.state.units[o as usize].clone();
+            match self.cx(|cx| rout_mover(cx, &u, 1, left)) {
+                Some(m) => {
+                    self.set_mover(m, self.step);
+                }
+                None => self.stop_unit(o),
+            }
+            self.out.notes.push(
+                Note::new("WRG-RRES-01", format!("{} break as the charge comes in", self.name(o)))
+                    .and("WRG-RT-12"),
+            );
+        }
+        false
     }
 
     /// The charger has used its normal move: its target evades or tests (WRG-RT-03, -12,
