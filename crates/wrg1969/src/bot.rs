@@ -11,9 +11,9 @@
 //!
 //! It draws nothing from its generator: it is deterministic.
 
+use crate::plan::Plan;
 use crate::rules_impl::{Command, Wrg1969};
 use crate::state::{State, Written};
-use crate::plan::Plan;
 use bots::{Bot, BotError, Hosted};
 use tabletop::SeededDice;
 use tabletop::host::{BotSpec, Host, HostedBot};

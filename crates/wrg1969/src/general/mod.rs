@@ -152,7 +152,8 @@ impl<'a> Picture<'a> {
             })
             .collect();
         let live = |u: &&UnitView| u.figures > 0 && !u.away && !u.routing;
-        let own: Vec<u16> = units.iter().filter(|u| u.side == side).filter(live).map(|u| u.id).collect();
+        let own: Vec<u16> =
+            units.iter().filter(|u| u.side == side).filter(live).map(|u| u.id).collect();
         let foes: Vec<u16> =
             units.iter().filter(|u| u.side != side).filter(live).map(|u| u.id).collect();
         let origin = middle(own.iter().map(|&i| units[i as usize].at))
@@ -252,11 +253,7 @@ pub fn mismatch(own: &UnitView, foe: &UnitView) -> f64 {
             4.0
         }
     } else if e.is_mounted() {
-        if e.is_light() || e == crate::model::TroopType::Chariot {
-            30.0
-        } else {
-            12.0
-        }
+        if e.is_light() || e == crate::model::TroopType::Chariot { 30.0 } else { 12.0 }
     } else if skirmisher || e.is_light() {
         12.0
     } else {

@@ -58,7 +58,9 @@ impl Cx<'_> {
     /// Whether the unit carries out a reaction result, pursues or routs: it cannot be directed.
     fn busy(&self, id: u16) -> bool {
         let u = self.p.unit(id);
-        u.routing || u.pursuing || self.st.units.get(id as usize).is_some_and(|s| s.running.is_some())
+        u.routing
+            || u.pursuing
+            || self.st.units.get(id as usize).is_some_and(|s| s.running.is_some())
     }
 
     /// Whether a friend will stand where it is this period: fighting, holding, or waiting.
@@ -82,7 +84,8 @@ impl Cx<'_> {
         let p = &self.p;
         let u = p.unit(id);
         let w = p.rects[id as usize].width;
-        let crowd = |e: u16| p.own.iter().filter(|&&o| o != id && self.target_of(o) == Some(e)).count();
+        let crowd =
+            |e: u16| p.own.iter().filter(|&&o| o != id && self.target_of(o) == Some(e)).count();
         let mut scored: Vec<(f64, u16)> = p
             .foes
             .iter()
@@ -94,10 +97,16 @@ impl Cx<'_> {
                     + 1.5 * (p.lat(u.at) - p.lat(f.at)).abs()
                     + mismatch(u, f)
                     + 6.0 * crowd(e) as f64;
-                if p.friend_across(u.at, f.at, w, &[id]).is_some_and(|x| !self.foes_of(e).any(|y| y == x)) {
+                if p.friend_across(u.at, f.at, w, &[id])
+                    .is_some_and(|x| !self.foes_of(e).any(|y| y == x))
+                {
                     c += 15.0;
                 }
-                if self.fights.iter().any(|&(a, b)| (a == e || b == e) && p.own.contains(&(a ^ b ^ e))) {
+                if self
+                    .fights
+                    .iter()
+                    .any(|&(a, b)| (a == e || b == e) && p.own.contains(&(a ^ b ^ e)))
+                {
                     c -= engaged;
                     if p.rects[e as usize].sector_of(u.at) != Sector::Front {
                         c -= engaged * 0.5;
@@ -153,9 +162,10 @@ impl Cx<'_> {
     fn reserve_called(&self, id: u16) -> bool {
         let p = &self.p;
         let u = p.unit(id);
-        let broke = p.units.iter().any(|f| {
-            f.side == self.side && f.routing && !f.away && f.at.distance(u.at) <= 24.0
-        });
+        let broke = p
+            .units
+            .iter()
+            .any(|f| f.side == self.side && f.routing && !f.away && f.at.distance(u.at) <= 24.0);
         let near = p.foes.iter().any(|&e| p.gap(id, e) <= RESERVE_ALARM);
         let locked = p.own.iter().filter(|&&o| self.in_fight(o)).count() >= 2;
         let late = self.st.period * 2 >= self.st.limit;
@@ -226,7 +236,14 @@ impl Cx<'_> {
         sides.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
         let (normal, _) = p.speeds(id);
         for shift in sides {
-            for (lat, fwd) in [(shift, 0.5 * normal), (shift, 0.0), (shift * 0.5, 0.5 * normal)] {
+            let tries = [
+                (shift, 0.5 * normal),
+                (shift, 0.25 * normal),
+                (shift, 0.0),
+                (shift * 0.6, 0.1 * normal),
+                (shift * 0.4, 0.0),
+            ];
+            for (lat, fwd) in tries {
                 let to: Point = u.at + side * lat + dir * fwd;
                 if !self.st.table.contains_point(to) {
                     continue;
@@ -496,9 +513,11 @@ fn signal_to_give(cx: &Cx, stale: &[u16]) -> Option<(u8, Vec<u16>)> {
     let side = cx.side;
     let g = crate::state::general(st, side).filter(|g| !g.risk.fallen(data))?;
     let held = |id: &str| {
-        st.table.areas.iter().find(|a| a.name == id).is_some_and(|a| {
-            cx.p.own.iter().any(|&o| a.polygon.contains(cx.p.unit(o).at))
-        })
+        st.table
+            .areas
+            .iter()
+            .find(|a| a.name == id)
+            .is_some_and(|a| cx.p.own.iter().any(|&o| a.polygon.contains(cx.p.unit(o).at)))
     };
     let k = st.signals.get(side.index())?.iter().position(|(o, _)| match &o.verb {
         Verb::Attack { unit } => !cx.gone(*unit),
@@ -524,7 +543,12 @@ fn signal_to_give(cx: &Cx, stale: &[u16]) -> Option<(u8, Vec<u16>)> {
 /// The General's ride: to rally the nearest of his routers within his ride; else with the
 /// reserve (joining it); else behind the middle of the fighting or of the line, out of reach
 /// of every enemy's charge.
-fn general_ride(cx: &Cx, at: Point, attached: Option<u16>, committed: &[u16]) -> Option<GeneralMove> {
+fn general_ride(
+    cx: &Cx,
+    at: Point,
+    attached: Option<u16>,
+    committed: &[u16],
+) -> Option<GeneralMove> {
     let p = &cx.p;
     let st = cx.st;
     let g = crate::state::general(st, cx.side)?;
@@ -547,11 +571,8 @@ fn general_ride(cx: &Cx, at: Point, attached: Option<u16>, committed: &[u16]) ->
         })
     };
     // With the reserve, while it waits.
-    let reserve = p
-        .own
-        .iter()
-        .copied()
-        .find(|&o| is_reserve(p.data, p.unit(o)) && !committed.contains(&o));
+    let reserve =
+        p.own.iter().copied().find(|&o| is_reserve(p.data, p.unit(o)) && !committed.contains(&o));
     if let Some(r) = reserve
         && !danger(p.unit(r).at)
     {

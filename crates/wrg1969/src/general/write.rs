@@ -60,8 +60,7 @@ pub fn write(rules: &Wrg1969, st: &State, side: Side) -> Vec<Written> {
     let own: Vec<u16> = view.table.units.iter().filter(|u| u.side == side).map(|u| u.id).collect();
     let mut orders: Vec<Written> = Vec::new();
     let mut taken: Vec<u16> = Vec::new();
-    let line_count =
-        own.iter().filter(|&&u| matches!(p.role(u), Role::Line | Role::Horse)).count();
+    let line_count = own.iter().filter(|&&u| matches!(p.role(u), Role::Line | Role::Horse)).count();
     // Objectives not deep among the enemy, the most valuable first: the nearest close-order
     // foot that sees it holds it; never more than a third of the line.
     let mut objectives: Vec<&crate::scenario::TerrainObjective> = st.objectives.iter().collect();
@@ -96,17 +95,16 @@ pub fn write(rules: &Wrg1969, st: &State, side: Side) -> Vec<Written> {
     let bearing = axis_bearing(&p);
     if line_count >= 5 {
         let mid = p.lat(p.origin);
-        let reserve = own
-            .iter()
-            .copied()
-            .filter(|&u| !taken.contains(&u) && p.role(u) == Role::Line)
-            .min_by(|a, b| {
-                let key = |u: u16| {
-                    let at = p.unit(u).at;
-                    (p.fwd(at) * 4.0).round() * 100.0 + (p.lat(at) - mid).abs()
-                };
-                key(*a).total_cmp(&key(*b)).then(a.cmp(b))
-            });
+        let reserve =
+            own.iter().copied().filter(|&u| !taken.contains(&u) && p.role(u) == Role::Line).min_by(
+                |a, b| {
+                    let key = |u: u16| {
+                        let at = p.unit(u).at;
+                        (p.fwd(at) * 4.0).round() * 100.0 + (p.lat(at) - mid).abs()
+                    };
+                    key(*a).total_cmp(&key(*b)).then(a.cmp(b))
+                },
+            );
         if let Some(u) = reserve {
             taken.push(u);
             let order = Order::new(Verb::Advance { to: Objective::Bearing { degrees: bearing } });
