@@ -598,7 +598,7 @@ fn general_ride(
     let mut station = mid - p.axis * BEHIND;
     let mut k = 0;
     while danger(station) && k < 12 {
-        station = station - p.axis * 2.0;
+        station -= p.axis * 2.0;
         k += 1;
     }
     let margin = 0.5;

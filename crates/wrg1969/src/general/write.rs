@@ -23,8 +23,8 @@ pub fn lanes(n: usize, m: usize, cost: impl Fn(usize, usize) -> f64) -> Vec<usiz
     // best[i][j]: the least cost of units 0..=i with unit i on foe j.
     let mut best = vec![vec![f64::INFINITY; m]; n];
     let mut from = vec![vec![0usize; m]; n];
-    for j in 0..m {
-        best[0][j] = cost(0, j);
+    for (j, b) in best[0].iter_mut().enumerate() {
+        *b = cost(0, j);
     }
     for i in 1..n {
         for j in 0..m {
@@ -177,13 +177,13 @@ mod tests {
     #[test]
     fn lanes_never_cross_and_spread_over_the_foes() {
         // Three units at 0, 10, 20 against foes at 1, 11, 21: straight across.
-        let own = [0.0, 10.0, 20.0];
-        let foe = [1.0, 11.0, 21.0];
+        let own: [f64; 3] = [0.0, 10.0, 20.0];
+        let foe: [f64; 3] = [1.0, 11.0, 21.0];
         let got = lanes(3, 3, |i, j| (own[i] - foe[j]).abs());
         assert_eq!(got, vec![0, 1, 2]);
         // Two units against one foe opposite and one far off: the second still takes the
         // near one only if crowding costs less than the walk.
-        let foe = [5.0, 60.0];
+        let foe: [f64; 2] = [5.0, 60.0];
         let got = lanes(2, 2, |i, j| (own[i] - foe[j]).abs());
         assert_eq!(got, vec![0, 0]);
         let got = lanes(3, 2, |i, j| (own[i] - foe[j]).abs());
