@@ -45,6 +45,9 @@
 //! - Units without an order take an optional test when it is likely to set them going.
 //! - A pre-arranged signal is given only when it reaches several units without a task and no
 //!   unit busy with an order of its own, and sends them to a feature his side does not hold.
+//! - He forms no squares (WRG-RFAC-29, WRG-M-08): here a square only adds ±2 to tests and
+//!   halves the pace, and forming or leaving it takes a written order carried by messenger, so
+//!   foot in square would come too late to the fight and reach it slowly.
 //! - The General rides to rally routers within his ride; otherwise he rides with the reserve
 //!   (joining it, so it is committed at once when needed) or stands behind the middle of the
 //!   fighting, never within reach of an enemy charge.
