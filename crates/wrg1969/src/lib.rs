@@ -24,6 +24,7 @@ pub mod data;
 pub mod disorder;
 pub mod fire;
 pub mod fire_phase;
+pub mod general;
 pub mod ground;
 pub mod melee;
 pub mod melee_phase;

@@ -89,6 +89,11 @@ impl Setup {
         self
     }
 
+    /// The game before either side has written its orders.
+    pub fn game_unwritten(self, seed: u64) -> Game<Wrg1969> {
+        Game::from_scenario(Arc::new(Wrg1969::new()), self.sc, self.source, seed)
+    }
+
     /// The game, both sides' orders written as set up.
     pub fn game(self, seed: u64) -> Game<Wrg1969> {
         let mut g = Game::from_scenario(Arc::new(Wrg1969::new()), self.sc, self.source, seed);
