@@ -186,12 +186,13 @@ impl Scripted {
         // Units left without an order and with none on its way may be set going by an
         // optional test when the odds favour it (WRG-RT-01).
         let data = rules.data_for(st);
+        let sight = crate::situation::Sightlines::new(&data, st);
         for u in units.iter().filter(|u| u.side == side && u.figures > 0 && !u.away) {
             let asked = plan.dictate.iter().any(|d| d.unit == u.id);
             if asked || u.order.is_some() || u.incoming || u.routing || u.pursuing {
                 continue;
             }
-            if crate::test_phase::optional_promising(&data, st, u.id) {
+            if crate::test_phase::optional_promising_in(&data, &sight, u.id) {
                 let mut trial = plan.clone();
                 trial.test.push(u.id);
                 if rules.check(st, Actor::Side(side), &Command::Plan(trial.clone())).is_ok() {
