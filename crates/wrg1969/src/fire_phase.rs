@@ -19,16 +19,27 @@ use crate::move_phase::{StepMotion, StepPose};
 use crate::orders::Verb;
 use crate::random::roll_shooting;
 use crate::report::{Fact, Note, Part, Total};
+use crate::sight::Grid;
 use crate::state::{Motion, State, Unit};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::cell::Cell;
 use tabletop::dice::{DiceSource, Roll};
-use tabletop::geometry::{Facing, Point, Rect, Sector, Vec2, direction_sector};
+use tabletop::geometry::{
+    Facing, Point, Rect, Sector, Vec2, direction_sector, point_segment_distance_squared,
+};
 use tabletop::rules::{RuleId, Side};
 use tabletop::terrain::AreaKind;
 
 /// The time steps of a period (WRG-R-08).
 const STEPS: u32 = 20;
+
+/// The size of a scene's grid cells, in inches.
+const CELL: f64 = 12.0;
+
+/// What the grid's reach adds to the footprints' own tests, in inches, so that rounding never
+/// leaves out a unit they would count.
+const SLACK: f64 = 1e-6;
 
 /// What a shot is aimed at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,6 +198,14 @@ struct Scene {
     going: Vec<StepMotion>,
     /// Each unit's footprint (none off the table).
     prints: Vec<Option<Rect>>,
+    /// The footprints' centres bucketed in cells: the units near a footprint are looked for
+    /// in the cells around it rather than among every unit on the table.
+    grid: Grid,
+    /// The largest half-diagonal of any footprint in the scene.
+    widest: f64,
+    /// The ground's elevation under each unit's standard, worked out when first asked (NaN
+    /// until then).
+    elevation: Vec<Cell<f64>>,
 }
 
 impl Scene {
@@ -223,18 +242,103 @@ impl Scene {
                 }
             }
         }
-        let prints = state
+        let prints: Vec<Option<Rect>> = state
             .units
             .iter()
             .zip(&at)
             .map(|(u, &(p, f))| u.on_table().then(|| u.block.footprint(data, u.troop, p, f)))
             .collect();
-        Scene { at, going, prints }
+        let centres: Vec<(u16, Point)> = (prints.iter().enumerate())
+            .filter_map(|(i, r)| r.map(|r| (i as u16, r.centre)))
+            .collect();
+        let grid = Grid::new(state.table.width, state.table.height, CELL, &centres);
+        let widest = prints.iter().flatten().map(Rect::half_diagonal).fold(0.0, f64::max);
+        let elevation = (0..n).map(|_| Cell::new(f64::NAN)).collect();
+        Scene { at, going, prints, grid, widest, elevation }
+    }
+
+    /// Calls `f` with every unit on the table whose footprint's circumscribed circle might
+    /// come within `d` of `r`'s (a superset of the footprints within `d` of `r`), with its
+    /// footprint, cell by cell.
+    fn near(&self, r: &Rect, d: f64, mut f: impl FnMut(u16, &Rect)) {
+        self.grid.near(r.centre, r.half_diagonal() + self.widest + d + SLACK, |id| {
+            if let Some(p) = &self.prints[id as usize] {
+                f(id, p);
+            }
+        });
+    }
+
+    /// Calls `f` with every unit on the table whose footprint might reach into the convex hull
+    /// of `a` and `b` (a superset of the footprints that a line from a point of `a` to a point
+    /// of `b` can pass through), with its footprint, cell by cell. The hull lies within the
+    /// larger half-diagonal of the line between their centres.
+    fn across(&self, a: &Rect, b: &Rect, mut f: impl FnMut(u16, &Rect)) {
+        let w = a.half_diagonal().max(b.half_diagonal());
+        let pad = w + self.widest + SLACK;
+        let (p, q) = (a.centre, b.centre);
+        let lo = Point::new(p.x.min(q.x) - pad, p.y.min(q.y) - pad);
+        let hi = Point::new(p.x.max(q.x) + pad, p.y.max(q.y) + pad);
+        self.grid.in_box(lo, hi, |id| {
+            let Some(r) = &self.prints[id as usize] else { return };
+            let reach = r.half_diagonal() + w + SLACK;
+            if point_segment_distance_squared(r.centre, p, q) <= reach * reach {
+                f(id, r);
+            }
+        });
+    }
+
+    /// Whether the footprint of some unit that `which` accepts touches `r` (as
+    /// [`Rect::touches`] with the tolerance of contact, the other footprint first).
+    fn touching(&self, r: &Rect, mut which: impl FnMut(u16) -> bool) -> bool {
+        let mut found = false;
+        self.near(r, CONTACT, |id, p| {
+            found = found || (which(id) && p.touches(r, CONTACT));
+        });
+        found
+    }
+
+    /// The ground's elevation under unit `id`'s standard in this scene, in contour levels.
+    fn elevation(&self, state: &State, id: u16) -> f64 {
+        let cell = &self.elevation[id as usize];
+        if cell.get().is_nan() {
+            cell.set(state.table.elevation(self.at[id as usize].0));
+        }
+        cell.get()
     }
 
     /// Whether nothing at all differs from `o`.
     fn same_as(&self, o: &Scene) -> bool {
         self.at == o.at && self.going == o.going
+    }
+
+    /// Which units stand or move otherwise in `o`, by id.
+    fn changes(&self, o: &Scene) -> Vec<bool> {
+        (self.at.iter().zip(&o.at))
+            .zip(self.going.iter().zip(&o.going))
+            .map(|((a, b), (x, y))| a != b || x != y)
+            .collect()
+    }
+
+    /// Whether some unit that `which` accepts has a footprint whose circumscribed circle
+    /// comes within the tolerance of contact of the convex hull of `a` and `b`: every unit a
+    /// shot between them reads (those that touch either, and those a line of fire from one to
+    /// the other may cross) is among them.
+    fn stirs(&self, a: &Rect, b: &Rect, mut which: impl FnMut(u16) -> bool) -> bool {
+        let w = a.half_diagonal().max(b.half_diagonal()) + CONTACT;
+        let pad = w + self.widest + SLACK;
+        let (p, q) = (a.centre, b.centre);
+        let lo = Point::new(p.x.min(q.x) - pad, p.y.min(q.y) - pad);
+        let hi = Point::new(p.x.max(q.x) + pad, p.y.max(q.y) + pad);
+        let mut found = false;
+        self.grid.in_box(lo, hi, |id| {
+            if found || !which(id) {
+                return;
+            }
+            let Some(r) = &self.prints[id as usize] else { return };
+            let reach = r.half_diagonal() + w + SLACK;
+            found = point_segment_distance_squared(r.centre, p, q) <= reach * reach;
+        });
+        found
     }
 }
 
@@ -316,6 +420,15 @@ fn aimed(data: &Data, state: &State, scene: &Scene, mark: Mark) -> Option<Aimed>
     }
 }
 
+/// Buffers kept from one reach to the next.
+#[derive(Default)]
+struct Pad {
+    /// A rank's figures.
+    pts: Vec<Point>,
+    /// The other units near the shooter, with their footprints.
+    others: Vec<(u16, Rect)>,
+}
+
 /// Which figures reach a target at one moment, and what the overhead rules allowed.
 #[derive(Clone, Copy, Debug, Default)]
 struct Reach {
@@ -349,7 +462,7 @@ fn reach_in(
     target_id: Option<u16>,
     range: f64,
     weapon: MissileWeapon,
-    pts: &mut Vec<Point>,
+    pad: &mut Pad,
 ) -> Reach {
     let kind = arc_kind(shooter.troop, weapon);
     let Some(mut own) = scene.prints[shooter.id as usize] else { return Reach::default() };
@@ -362,23 +475,23 @@ fn reach_in(
         facing = facing.reversed();
         own = Rect::new(own.centre, facing, own.width, own.depth);
     }
-    let contour = |p: Point| state.table.elevation(p).floor() as i32;
-    let my_contour = contour(scene.at[shooter.id as usize].0);
+    let contour = |id: u16| scene.elevation(state, id).floor() as i32;
+    let my_contour = contour(shooter.id);
     // The target's front rank is engaged when it touches one of the shooter's friends.
-    let engaged = state
-        .units
-        .iter()
-        .zip(&scene.prints)
-        .filter(|(o, _)| o.side == shooter.side && o.id != shooter.id)
-        .any(|(_, r)| r.is_some_and(|r| r.touches(&target.print, CONTACT)));
-    let others: Vec<(&Unit, Rect)> = state
-        .units
-        .iter()
-        .zip(&scene.prints)
-        .filter(|(o, _)| o.id != shooter.id && Some(o.id) != target_id)
-        .filter_map(|(o, r)| r.map(|r| (o, r)))
-        .filter(|(_, r)| r.within(&own, range + 1.0))
-        .collect();
+    let engaged = scene.touching(&target.print, |id| {
+        id != shooter.id && state.units[id as usize].side == shooter.side
+    });
+    // The units a line of fire may cross: every figure shoots from within the shooter's
+    // footprint at a point of the target's.
+    let Pad { pts, others } = pad;
+    others.clear();
+    scene.across(&own, &target.print, |id, r| {
+        if id != shooter.id && Some(id) != target_id {
+            others.push((id, *r));
+        }
+    });
+    // In the order of the units, as every list of the rule set.
+    others.sort_unstable_by_key(|(id, _)| *id);
     let second_shoots = shooter.status == Status::Regular
         && matches!(shooter.troop, TroopType::HeavyInfantry | TroopType::MediumInfantry)
         && weapon.is_bow()
@@ -400,15 +513,16 @@ fn reach_in(
                 between[0] = Some((shooter.troop, my_contour, shooter.side));
                 k = 1;
             }
-            for (o, r) in &others {
+            for &(id, ref r) in others.iter() {
                 if crosses(r, p, aim) {
+                    let o = &state.units[id as usize];
                     if o.side == shooter.side {
                         friendly_units += 1;
                     } else {
                         enemies_between = true;
                     }
                     if k < between.len() {
-                        between[k] = Some((o.troop, contour(r.centre), o.side));
+                        between[k] = Some((o.troop, contour(id), o.side));
                         k += 1;
                     } else {
                         crowded = true;
@@ -477,7 +591,8 @@ pub fn figures_in_reach(
 ) -> u32 {
     let scene = Scene::new(data, state, &Moments::default(), STEPS);
     let Some(t) = aimed(data, state, &scene, Mark::Unit(target.id)) else { return 0 };
-    let r = reach_in(data, state, &scene, shooter, &t, Some(target.id), range, weapon, &mut vec![]);
+    let mut pad = Pad::default();
+    let r = reach_in(data, state, &scene, shooter, &t, Some(target.id), range, weapon, &mut pad);
     r.front + r.second
 }
 
@@ -499,6 +614,7 @@ fn shot_tactical(
     t: &Aimed,
     reach: &Reach,
     ignores_cover: bool,
+    elevations: (f64, f64),
 ) -> (Tactical, &'static str) {
     let from = match direction_sector(t.facing, shooter_at - t.at) {
         Sector::Front => From::Front,
@@ -514,7 +630,7 @@ fn shot_tactical(
         disorganised: !disorganisation(shooter).is_empty(),
         target_moved_six: t.moved >= 6.0,
         target_shieldless: !shielded,
-        higher_ground: state.table.elevation(shooter_at) > state.table.elevation(t.at) + 0.5,
+        higher_ground: elevations.0 > elevations.1 + 0.5,
         ..Default::default()
     };
     (tactical, shield_rule)
@@ -555,7 +671,10 @@ pub fn shoot_all(data: &Data, state: &State, m: &Moments, dice: &mut dyn DiceSou
     let first = if last == STEPS { 1 } else { STEPS };
     let mut scenes: Vec<Option<Scene>> = (0..=STEPS).map(|_| None).collect();
     let mut skip: Vec<Option<bool>> = vec![None; STEPS as usize + 1];
-    let mut pts = Vec::new();
+    // The units whose pose differs from each step to the next.
+    let mut changed: Vec<Vec<bool>> = vec![Vec::new(); STEPS as usize + 1];
+    let mut pad = Pad::default();
+    let swept = sweeps(state, m, first);
     let shooters: Vec<u16> = state
         .units
         .iter()
@@ -579,10 +698,19 @@ pub fn shoot_all(data: &Data, state: &State, m: &Moments, dice: &mut dyn DiceSou
             Some(Verb::Skirmish { unit } | Verb::Attack { unit }) => Some(*unit),
             _ => None,
         };
+        let my_radius = half_diagonal(s.block.size(data, s.troop));
+        // Only targets that come within reach at some moment (the quick test below, on the
+        // boxes the two standards keep to over the period).
+        let mine = swept[sid as usize];
+        let may_reach = |b: (Point, Point), half_diagonal: f64| {
+            let lim = range + my_radius + half_diagonal + SLACK;
+            box_gap_squared(mine, b) <= lim * lim
+        };
         let mut candidates: Vec<(u32, f64, u32, Mark)> = state
             .units
             .iter()
             .filter(|t| t.side != s.side && t.on_table())
+            .filter(|t| may_reach(swept[t.id as usize], half_diagonal(t.block.size(data, t.troop))))
             .map(|t| (u32::from(Some(t.id) != named), s.at.distance(t.at), 0, Mark::Unit(t.id)))
             .collect();
         candidates.extend(
@@ -590,6 +718,7 @@ pub fn shoot_all(data: &Data, state: &State, m: &Moments, dice: &mut dyn DiceSou
                 .generals
                 .iter()
                 .filter(|g| g.side != s.side && g.attached.is_none() && !g.risk.fallen(data))
+                .filter(|g| may_reach((g.at, g.at), general_print(data, g).half_diagonal()))
                 .map(|g| (1, s.at.distance(g.at), 1, Mark::General(g.side))),
         );
         candidates.sort_by(|a, b| {
@@ -598,24 +727,32 @@ pub fn shoot_all(data: &Data, state: &State, m: &Moments, dice: &mut dyn DiceSou
                 .then(a.2.cmp(&b.2))
                 .then(mark_key(a.3).cmp(&mark_key(b.3)))
         });
-        let (w, d) = s.block.size(data, s.troop);
-        let my_radius = 0.5 * (w * w + d * d).sqrt();
         let mut best: Option<(Mark, Moment)> = None;
+        // Whether the shooter is in hand-to-hand at each step, worked out when first asked.
+        let mut fights = [None; STEPS as usize + 1];
         for &(_, _, _, mark) in &candidates {
             let mut pick: Option<Moment> = None;
             for step in (first..=STEPS).rev() {
-                // A step exactly like the next one gives nothing new.
+                // A step exactly like the next one gives nothing new; nor does one in which
+                // nothing that the shot reads has changed since (ties go to the later step).
                 if step < STEPS {
-                    if skip[step as usize].is_none() {
+                    let i = step as usize;
+                    if skip[i].is_none() {
                         ensure(&mut scenes, data, state, m, step + 1);
                         ensure(&mut scenes, data, state, m, step);
-                        let same = match (&scenes[step as usize], &scenes[step as usize + 1]) {
-                            (Some(a), Some(b)) => a.same_as(b),
-                            _ => false,
+                        let (same, moved) = match (&scenes[i], &scenes[i + 1]) {
+                            (Some(a), Some(b)) => (a.same_as(b), a.changes(b)),
+                            _ => (false, vec![true; state.units.len()]),
                         };
-                        skip[step as usize] = Some(same);
+                        skip[i] = Some(same);
+                        changed[i] = moved;
                     }
-                    if skip[step as usize] == Some(true) {
+                    if skip[i] == Some(true) {
+                        continue;
+                    }
+                    if let (Mark::Unit(tid), Some(a), Some(b)) = (mark, &scenes[i], &scenes[i + 1])
+                        && quiet(a, b, &changed[i], sid, tid)
+                    {
                         continue;
                     }
                 }
@@ -639,21 +776,27 @@ pub fn shoot_all(data: &Data, state: &State, m: &Moments, dice: &mut dyn DiceSou
                     _ => {}
                 }
                 // Figures fighting hand-to-hand at that moment do not shoot.
-                let fighting =
-                    state.units.iter().zip(&scene.prints).any(|(o, r)| {
-                        o.side != s.side && r.is_some_and(|r| r.touches(&own, CONTACT))
-                    });
+                let fighting = *fights[step as usize].get_or_insert_with(|| {
+                    scene.touching(&own, |id| state.units[id as usize].side != s.side)
+                });
                 if fighting {
                     continue;
                 }
                 let reach =
-                    reach_in(data, state, scene, s, &t, mark.unit(), range, weapon, &mut pts);
+                    reach_in(data, state, scene, s, &t, mark.unit(), range, weapon, &mut pad);
                 let n = (reach.front + reach.second).saturating_mul(per_figure);
                 if n == 0 {
                     continue;
                 }
+                let heights = (
+                    scene.elevation(state, sid),
+                    match mark {
+                        Mark::Unit(id) => scene.elevation(state, id),
+                        Mark::General(_) => state.table.elevation(t.at),
+                    },
+                );
                 let (tactical, shield_rule) =
-                    shot_tactical(state, s, s_at, &t, &reach, ignores_cover);
+                    shot_tactical(state, s, s_at, &t, &reach, ignores_cover, heights);
                 let factor = missile_factor(data, weapon, t.troop)
                     + crate::combat::total(&tactical_factors(&tactical, true));
                 let men = men_lost(data, factor, n).men;
@@ -804,6 +947,47 @@ pub fn shield_words(rule: &str, p: Protection) -> String {
 /// A data name in words: `foot_self_bow` is "foot self bow".
 fn words(name: &str) -> String {
     name.replace('_', " ")
+}
+
+/// Whether a shot of `shooter` at unit `target` reads the same in scene `a` as in the next
+/// scene `b`: neither has moved (`changed` says who has, by id), and no unit that has moved
+/// stands, in either scene, where the shot could read it (see [`Scene::stirs`]).
+fn quiet(a: &Scene, b: &Scene, changed: &[bool], shooter: u16, target: u16) -> bool {
+    let (s, t) = (shooter as usize, target as usize);
+    if changed[s] || changed[t] {
+        return false;
+    }
+    let (Some(own), Some(print)) = (a.prints[s], a.prints[t]) else { return false };
+    let moved = |id: u16| changed[id as usize];
+    !a.stirs(&own, &print, moved) && !b.stirs(&own, &print, moved)
+}
+
+/// Half the diagonal of a footprint `(width, depth)`, as [`Rect::half_diagonal`].
+fn half_diagonal((w, d): (f64, f64)) -> f64 {
+    0.5 * (w * w + d * d).sqrt()
+}
+
+/// The box (least and greatest corner) each unit's standard keeps to over the steps a shooter
+/// may take, `first` to the last: where [`Scene::new`] puts it at each of them.
+fn sweeps(state: &State, m: &Moments, first: u32) -> Vec<(Point, Point)> {
+    let n = state.units.len();
+    let mut out: Vec<(Point, Point)> = state.units.iter().map(|u| (u.at, u.at)).collect();
+    for step in first..STEPS {
+        let base = (step as usize - 1) * n;
+        let Some(poses) = m.poses.get(base..base + n) else { continue };
+        for (b, p) in out.iter_mut().zip(poses) {
+            b.0 = Point::new(b.0.x.min(p.at.x), b.0.y.min(p.at.y));
+            b.1 = Point::new(b.1.x.max(p.at.x), b.1.y.max(p.at.y));
+        }
+    }
+    out
+}
+
+/// The square of the least distance between two boxes (0 when they meet).
+fn box_gap_squared(a: (Point, Point), b: (Point, Point)) -> f64 {
+    let dx = (a.0.x - b.1.x).max(b.0.x - a.1.x).max(0.0);
+    let dy = (a.0.y - b.1.y).max(b.0.y - a.1.y).max(0.0);
+    dx * dx + dy * dy
 }
 
 fn mark_key(m: Mark) -> (u8, u16) {

@@ -107,20 +107,45 @@ pub fn engaged(data: &Data, a: &Unit, b: &Unit) -> bool {
 
 /// The pairs of enemy units in hand-to-hand, lower id first, each once.
 pub fn contacts(data: &Data, state: &State) -> Vec<(u16, u16)> {
-    let live: Vec<&Unit> =
-        state.units.iter().filter(|u| u.on_table() && u.motion != Motion::Routing).collect();
+    let live = |u: &Unit| u.on_table() && u.motion != Motion::Routing;
+    let print = |u: &Unit| u.block.footprint(data, u.troop, u.at, u.facing);
+    let mut out = near_pairs(data, state, live);
+    out.retain(|&(a, b)| {
+        let (a, b) = (&state.units[a as usize], &state.units[b as usize]);
+        print(a).touches(&print(b), CONTACT) && engaged(data, a, b)
+    });
+    out
+}
+
+/// The pairs of enemy units that `live` accepts whose footprints' circumscribed circles come
+/// within [`CONTACT`] of each other (a superset of the pairs in contact), lower id first, in
+/// order of the lower id and then the higher: found among the units sorted across the table
+/// rather than pair by pair.
+pub fn near_pairs(data: &Data, state: &State, live: impl Fn(&Unit) -> bool) -> Vec<(u16, u16)> {
+    // What the reach adds, so that rounding never leaves out a pair the exact tests count.
+    const SLACK: f64 = 1e-6;
+    let mut by_x: Vec<(f64, &Unit, f64)> = (state.units.iter())
+        .filter(|u| live(u))
+        .map(|u| {
+            let (w, d) = u.block.size(data, u.troop);
+            (u.at.x, u, 0.5 * (w * w + d * d).sqrt())
+        })
+        .collect();
+    by_x.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+    let widest = by_x.iter().map(|e| e.2).fold(0.0, f64::max);
     let mut out = Vec::new();
-    for (i, a) in live.iter().enumerate() {
-        let ra = a.block.footprint(data, a.troop, a.at, a.facing);
-        for b in &live[i + 1..] {
-            if a.side != b.side
-                && ra.touches(&b.block.footprint(data, b.troop, b.at, b.facing), CONTACT)
-                && engaged(data, a, b)
-            {
+    for (i, &(x, a, ra)) in by_x.iter().enumerate() {
+        for &(xb, b, rb) in &by_x[i + 1..] {
+            if xb - x > ra + widest + CONTACT + SLACK {
+                break;
+            }
+            let reach = ra + rb + CONTACT + SLACK;
+            if a.side != b.side && (a.at - b.at).length_squared() <= reach * reach {
                 out.push((a.id.min(b.id), a.id.max(b.id)));
             }
         }
     }
+    out.sort_unstable();
     out
 }
 

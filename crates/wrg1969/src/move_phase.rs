@@ -16,6 +16,7 @@ mod finish;
 mod intent;
 mod moved;
 mod mover;
+mod near;
 mod run;
 mod track;
 

@@ -42,8 +42,9 @@ pub struct Sightlines<'a> {
     hills: bool,
     /// Whether the table has a river (the only impassable linear obstacle).
     rivers: bool,
-    /// Each unit's hand-to-hand, worked out when first asked.
-    fighting: OnceCell<Vec<bool>>,
+    /// Each unit's hand-to-hand, worked out when first asked (by id: 0 not yet, 1 not
+    /// fighting, 2 fighting).
+    fighting: Vec<Cell<u8>>,
     /// The largest half-diagonal of any unit's footprint, inches, worked out when first asked.
     widest: OnceCell<f64>,
 }
@@ -60,6 +61,7 @@ impl<'a> Sightlines<'a> {
         let grid = Grid::new(state.table.width, state.table.height, CELL, &on);
         let hills = state.table.areas.iter().any(|a| a.kind == AreaKind::Hill);
         let elevation = (0..state.units.len()).map(|_| Cell::new(f64::NAN)).collect();
+        let fighting = (0..state.units.len()).map(|_| Cell::new(0)).collect();
         let rivers = state.table.lines.iter().any(|l| l.kind == LineKind::River);
         Sightlines {
             widest: OnceCell::new(),
@@ -69,7 +71,7 @@ impl<'a> Sightlines<'a> {
             elevation,
             hills,
             rivers,
-            fighting: OnceCell::new(),
+            fighting,
         }
     }
 
@@ -183,16 +185,38 @@ impl<'a> Sightlines<'a> {
 
     /// Whether a unit is in hand-to-hand with an enemy (neither running).
     pub fn fighting(&self, id: u16) -> bool {
-        let f = self.fighting.get_or_init(|| {
-            let mut out = vec![false; self.state.units.len()];
-            let Some(data) = self.data else { return out };
-            for (a, b) in contacts(data, self) {
-                out[a as usize] = true;
-                out[b as usize] = true;
+        let Some(known) = self.fighting.get(id as usize) else { return false };
+        if known.get() == 0 {
+            known.set(1 + u8::from(self.in_contact(id)));
+        }
+        known.get() == 2
+    }
+
+    /// Whether a unit touches an enemy, neither running, as hand-to-hand reads it: each pair
+    /// measured from the footprint of its lower id, among the units near it.
+    fn in_contact(&self, id: u16) -> bool {
+        let Some(data) = self.data else { return false };
+        let units = &self.state.units;
+        let live = |u: &Unit| u.on_table() && u.motion != Motion::Routing;
+        let print = |u: &Unit| u.block.footprint(data, u.troop, u.at, u.facing);
+        let a = &units[id as usize];
+        if !live(a) {
+            return false;
+        }
+        let ra = print(a);
+        let mut found = false;
+        let reach = 2.0 * self.widest() + crate::melee_phase::CONTACT + 1e-6;
+        self.grid.near(a.at, reach, |j| {
+            let b = &units[j as usize];
+            if found || b.side == a.side || !live(b) {
+                return;
             }
-            out
+            let rb = print(b);
+            let (lo, hi) = if a.id < b.id { (&ra, &rb) } else { (&rb, &ra) };
+            found = lo.touches(hi, crate::melee_phase::CONTACT)
+                && crate::melee_phase::engaged(data, a, b);
         });
-        f.get(id as usize).copied().unwrap_or(false)
+        found
     }
 
     /// Calls `f` with every unit on the table that `u` counts "within" `radius`: standard to
@@ -212,37 +236,6 @@ impl<'a> Sightlines<'a> {
         });
         impassable
     }
-}
-
-/// The pairs of enemy units in contact, neither running, lower id first, each once (as
-/// hand-to-hand reads it), found among the units near each other.
-fn contacts(data: &Data, sl: &Sightlines) -> Vec<(u16, u16)> {
-    let live = |u: &Unit| u.on_table() && u.motion != Motion::Routing;
-    let rects: Vec<Option<tabletop::geometry::Rect>> = sl
-        .state
-        .units
-        .iter()
-        .map(|u| live(u).then(|| u.block.footprint(data, u.troop, u.at, u.facing)))
-        .collect();
-    let reach = sl.widest();
-    let mut out = Vec::new();
-    for (i, ra) in rects.iter().enumerate() {
-        let Some(ra) = ra else { continue };
-        let a = &sl.state.units[i];
-        sl.grid.near(a.at, 2.0 * reach + crate::melee_phase::CONTACT, |id| {
-            let b = &sl.state.units[id as usize];
-            if b.id <= a.id || b.side == a.side {
-                return;
-            }
-            if let Some(rb) = &rects[id as usize]
-                && ra.touches(rb, crate::melee_phase::CONTACT)
-                && crate::melee_phase::engaged(data, a, b)
-            {
-                out.push((a.id, b.id));
-            }
-        });
-    }
-    out
 }
 
 /// Whether unit `a` can see unit `b` (WRG-R-02, WRG-CHAMP-05 .. -08); see [`Sightlines::sees`].

@@ -181,15 +181,21 @@ pub fn check_plan(
 /// likely to set it going than to send it back (WRG-RT-01, WRG-RTP-04). False for a unit that
 /// may not test or holds an order.
 pub fn optional_promising(data: &Data, state: &State, id: u16) -> bool {
+    optional_promising_in(data, &Sightlines::new(data, state), id)
+}
+
+/// As [`optional_promising`], reading the table through `sl` (one for all the units of a
+/// plan).
+pub fn optional_promising_in(data: &Data, sl: &Sightlines, id: u16) -> bool {
+    let state = sl.state();
     let Some(u) = state.units.get(id as usize).filter(|u| u.on_table()) else { return false };
     if u.standing.order().is_some() {
         return false;
     }
-    let sl = Sightlines::new(data, state);
-    if optional_refusal(&sl, id).is_some() {
+    if optional_refusal(sl, id).is_some() {
         return false;
     }
-    let s = read_in(data, &sl, u);
+    let s = read_in(data, sl, u);
     let count = crate::random::reaction_dice_count(data, u.start_figures, u.block.figures);
     let die = crate::random::reaction_die(data, u.status, u.levy);
     let mean = match die {

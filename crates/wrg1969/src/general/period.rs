@@ -416,13 +416,16 @@ pub fn plan(rules: &Wrg1969, st: &State, side: Side) -> Plan {
         }
     }
 
-    // 5. Optional tests for units with no order and none on its way (WRG-RT-01).
+    // 5. Optional tests for units with no order and none on its way (WRG-RT-01), the table
+    // read once for them all.
+    let mut lines: Option<crate::situation::Sightlines> = None;
     for &id in &p.own {
         let u = p.unit(id);
         if dictated.contains(&id) || u.order.is_some() || u.incoming || u.pursuing {
             continue;
         }
-        if crate::test_phase::optional_promising(&data, st, id) {
+        let sl = lines.get_or_insert_with(|| crate::situation::Sightlines::new(&data, st));
+        if crate::test_phase::optional_promising_in(&data, sl, id) {
             let trial = Plan { test: vec![id], ..Plan::default() };
             if cx.ok(trial) {
                 plan.test.push(id);

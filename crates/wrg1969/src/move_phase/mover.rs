@@ -437,15 +437,12 @@ pub fn in_fight(data: &Data, state: &State, u: &Unit) -> bool {
 /// For every unit, whether it stands in hand-to-hand with an enemy (neither running).
 pub fn fighting(data: &Data, state: &State) -> Vec<bool> {
     let mut out = vec![false; state.units.len()];
-    for (i, a) in state.units.iter().enumerate() {
-        if !a.on_table() || routing(a) {
-            continue;
-        }
-        for b in &state.units[i + 1..] {
-            if b.side != a.side && b.on_table() && !routing(b) && touching(data, a, b) {
-                out[i] = true;
-                out[b.id as usize] = true;
-            }
+    let live = |u: &Unit| u.on_table() && !routing(u);
+    for (a, b) in crate::melee_phase::near_pairs(data, state, live) {
+        let (a, b) = (a as usize, b as usize);
+        if touching(data, &state.units[a], &state.units[b]) {
+            out[a] = true;
+            out[b] = true;
         }
     }
     out

@@ -134,6 +134,7 @@ impl<'a> Run<'a> {
                 })
             })
             .collect();
+        let standards = super::near::Standards::new(&self.state.units, &self.sizes, &travel);
         let mut pts: Vec<Point> = Vec::new();
         for k in 0..self.movers.len() {
             if self.movers[k].stopped {
@@ -159,23 +160,8 @@ impl<'a> Run<'a> {
             }
             let me = m.id as usize;
             let r = self.sizes[me].2;
-            let mut near = Vec::new();
-            for (o, u) in self.state.units.iter().enumerate() {
-                if o == me || !u.on_table() {
-                    continue;
-                }
-                let reach = r + self.sizes[o].2 + short + travel[o] + slack;
-                let d = if pts.len() == 1 {
-                    pts[0].distance(u.at)
-                } else {
-                    pts.windows(2)
-                        .map(|w| tabletop::geometry::point_segment_distance(u.at, w[0], w[1]))
-                        .fold(f64::INFINITY, f64::min)
-                };
-                if d <= reach {
-                    near.push(o as u16);
-                }
-            }
+            let units = &self.state.units;
+            let near = standards.near(units, &self.sizes, &travel, me, r, short, slack, &pts);
             self.movers[k].near = near;
         }
     }
