@@ -83,6 +83,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     // Where each unit stands before the after-combat moves, for their notes.
     let mut stood: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
+    let mut fell_back: Vec<u16> = Vec::new();
     for o in &outcomes {
         match *o {
             Fought::Broke { unit } => {
@@ -132,8 +133,12 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 }
                 notes.extend(moved);
             }
+            // Told once, though thrown back by more than one enemy.
             Fought::FellBack { unit, distance } => {
-                notes.push(crate::move_phase::fall_back_note(state, unit, distance))
+                if !fell_back.contains(&unit) {
+                    fell_back.push(unit);
+                    notes.push(crate::move_phase::fall_back_note(state, unit, distance));
+                }
             }
         }
     }

@@ -484,6 +484,10 @@ fn breaks_off(cx: &Cx, id: u16) -> bool {
     let data = p.data;
     let st = cx.st;
     let u = &st.units[id as usize];
+    // Cavalry thrown back rally back out of the fight by themselves (WRG-AFTER-02).
+    if u.falling_back.is_some() {
+        return false;
+    }
     let (_, charge) = p.speeds(id);
     let run = charge - data.movement.distances.rout_slowdown;
     let mut null = true;
