@@ -234,6 +234,62 @@ pub fn backs_to(
     }
 }
 
+/// How far around the routers the enemy and their friends count when they choose which way to
+/// run, inches (the reaction tests' "within", WRG-RDEF-01).
+const ROUT_LOOK: f64 = 15.0;
+
+/// The way a unit breaking now runs (WRG-ROUT-01, WRG-R-12): square to its old front (straight
+/// back, straight on or to a flank), with its back to the enemy, which is the enemy near it as
+/// a whole rather than whichever unit is nearest. Each enemy within 15" that is not running
+/// counts once, the one it broke from (if any) twice, each friend within 15" half, by
+/// direction alone; the way that turns its back on them best is taken, straight back from the
+/// enemy it broke from (or the nearest) on a tie. So troops struck from behind by horse that
+/// have got round them do not run on into the enemy's main body, and troops caught between
+/// two enemies run out to a side.
+pub fn rout_heading(
+    state: &crate::state::State,
+    id: u16,
+    from: Option<u16>,
+) -> tabletop::geometry::Facing {
+    use tabletop::geometry::Facing;
+    let Some(u) = state.units.get(id as usize) else { return Facing::NORTH };
+    let foe_at = from.and_then(|e| state.units.get(e as usize)).map(|e| e.at).or_else(|| {
+        state
+            .units
+            .iter()
+            .filter(|e| e.side != u.side && e.on_table() && e.rout.is_none())
+            .min_by(|a, b| {
+                a.at.distance(u.at).total_cmp(&b.at.distance(u.at)).then(a.id.cmp(&b.id))
+            })
+            .map(|e| e.at)
+    });
+    let plain = match foe_at {
+        Some(at) => backs_to(u.facing, u.at, at),
+        None => u.facing.reversed(),
+    };
+    let mut pull = tabletop::geometry::Vec2::new(0.0, 0.0);
+    for o in state.units.iter().filter(|o| o.id != id && o.on_table() && o.rout.is_none()) {
+        let d = o.at - u.at;
+        let len = d.length_squared().sqrt();
+        if len > ROUT_LOOK || len < 1e-9 {
+            continue;
+        }
+        let weight = if o.side == u.side {
+            -0.5
+        } else if Some(o.id) == from {
+            2.0
+        } else {
+            1.0
+        };
+        pull -= d * (weight / len);
+    }
+    let f = u.facing;
+    let side = |v: tabletop::geometry::Vec2| Facing::from_vector(v).unwrap_or(f);
+    let ways = [f.reversed(), f, side(f.right()), side(-f.right())];
+    let score = |w: &Facing| w.vector().dot(pull);
+    ways.iter().copied().fold(plain, |b, w| if score(&w) > score(&b) + 1e-9 { w } else { b })
+}
+
 /// Routers swerving round an impassable obstacle lose 5" (WRG-ROUT-04).
 pub fn swerve_round_obstacle(data: &Data, remaining: f64) -> f64 {
     (remaining - data.movement.distances.detour).max(0.0)

@@ -449,10 +449,7 @@ fn step_back(state: &mut State, id: u16, distance: f64) {
 /// fighting (WRG-AFTER-07, WRG-ROUT-01).
 fn trapped(data: &Data, state: &State, id: u16, winner: u16) -> bool {
     let u = &state.units[id as usize];
-    let back = match state.units.get(winner as usize) {
-        Some(w) => crate::after::backs_to(u.facing, u.at, w.at),
-        None => u.facing.reversed(),
-    };
+    let back = crate::after::rout_heading(state, id, Some(winner));
     let to = u.at + back.vector() * 1.0;
     let probe = u.block.footprint(data, u.troop, to, back);
     if !state.table.contains_rect(&probe) {

@@ -749,27 +749,16 @@ pub fn break_unit(state: &mut State, id: u16) {
 /// (WRG-ROUT-01, WRG-CHORD-12).
 pub fn break_unit_from(state: &mut State, id: u16, enemy: Option<u16>) {
     let period = state.period;
-    let Some(me) = state.units.get(id as usize) else { return };
-    let foe = enemy.and_then(|e| state.units.get(e as usize)).map(|e| e.at).or_else(|| {
-        state
-            .units
-            .iter()
-            .filter(|e| e.side != me.side && e.on_table() && e.rout.is_none())
-            .min_by(|a, b| {
-                a.at.distance(me.at).total_cmp(&b.at.distance(me.at)).then(a.id.cmp(&b.id))
-            })
-            .map(|e| e.at)
-    });
+    if state.units.get(id as usize).is_none() {
+        return;
+    }
+    // It turns its back on the enemy and runs, square to its old front (WRG-ROUT-01).
+    let heading = crate::after::rout_heading(state, id, enemy);
     let Some(u) = state.units.get_mut(id as usize) else { return };
     if u.rout.is_none() {
         u.broke_at = Some(u.at);
         u.rout = Some(Rout { periods: 0, broke_in: period });
-        // It turns its back on the enemy and runs straight back, square to its old front
-        // (WRG-ROUT-01).
-        u.facing = match foe {
-            Some(at) => crate::after::backs_to(u.facing, u.at, at),
-            None => u.facing.reversed(),
-        };
+        u.facing = heading;
     }
     u.motion = Motion::Routing;
     u.running = None;

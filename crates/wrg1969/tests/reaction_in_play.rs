@@ -615,3 +615,26 @@ fn wrg_dis_12_retiring_disorganised_while_the_result_runs() {
     let notes = f.quiet(3);
     assert_eq!(disorder_of(&notes, 3), [(Cause::ReactionResult, false)], "{}", said(&notes));
 }
+
+// Checks WRG-ROUT-01, WRG-R-12.
+#[test]
+fn wrg_rout_01_routers_turn_their_backs_on_the_enemy_as_a_whole_not_on_the_nearest() {
+    // The British levies face south toward three cohorts 12" off; the Hamian archers, behind
+    // them and to one side, are the nearest enemy and shoot them into a break. Turning their
+    // backs on the archers alone would send them running along the legion's front: they run
+    // north instead, their backs to the enemy's main body.
+    let mut f = Field::new("the_hill.toml")
+        .only(&[0, 1, 2, 4, 16])
+        .put(16, 60.0, 26.0, 180.0)
+        .put(4, 68.0, 33.0, 225.0)
+        .put(0, 50.0, 16.0, 0.0)
+        .put(1, 60.0, 14.0, 0.0)
+        .put(2, 70.0, 16.0, 0.0)
+        .shoots(4);
+    f.st.units[4].block = wrg1969::unit::Block::new(12, 12);
+    let mut f = f.written();
+    let notes = f.quiet(1);
+    assert_eq!(f.st.units[16].motion, Motion::Routing, "{}", said(&notes));
+    let facing = f.st.units[16].facing.bearing_degrees();
+    assert!(facing.abs() < 1e-6 || (facing - 360.0).abs() < 1e-6, "they face {facing}°");
+}

@@ -136,14 +136,17 @@ fn barred_charges(
     }
 }
 
-/// Whether a move under way may go round a friend: an ordinary move or a reaction result's,
-/// along a way of straight legs.
+/// Whether a move under way may go round a friend: an ordinary move, a reaction result's or a
+/// pursuit (pursuers follow their routers round friends as the routers swerve round them,
+/// WRG-ROUT-05), along a way of straight legs.
 pub(super) fn may_go_round(m: &Mover) -> bool {
+    let plain = matches!(m.kind, Kind::Forward | Kind::Back)
+        && matches!(m.allow, Allow::Normal { .. } | Allow::Result { .. });
+    let pursuit = matches!(m.kind, Kind::Pursue { .. }) && matches!(m.allow, Allow::Pursuit { .. });
     !m.directed
-        && matches!(m.kind, Kind::Forward | Kind::Back)
+        && (plain || pursuit)
         && !m.step_back
         && m.track.segs.iter().any(|s| matches!(s, Seg::Line { .. }))
-        && matches!(m.allow, Allow::Normal { .. } | Allow::Result { .. })
 }
 
 /// Whether a move may be rerouted: an ordinary move by an order with no written route, or a

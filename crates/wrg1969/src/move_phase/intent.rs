@@ -430,7 +430,16 @@ pub fn run_straight(
         track.turn_to(heading, 0.0, true);
     }
     track.line(heading.vector(), allowance, heading);
-    let r = cx.reach(u, &track, allowance);
+    let mut r = cx.reach(u, &track, allowance);
+    // Routers treat enemy troops across their way as they treat impassable ground: they
+    // swerve round them (WRG-ROUT-04, WRG-R-23).
+    let turned = u.facing.vector().dot(heading.vector()) < 1.0 - 1e-12;
+    if kind == Kind::Rout && r.blocked_at.is_none() && !turned {
+        let clear = enemy_free_run(cx, u, u.at, heading, r.limit);
+        if clear + EPS < r.limit && clear > 0.05 {
+            r.blocked_at = Some(clear);
+        }
+    }
     let Some(b) = r.blocked_at else {
         return Some(Mover::new(u, cx.data, kind, track, r));
     };
@@ -443,7 +452,10 @@ pub fn run_straight(
         let dir = heading.rotated(rotation(-deg.to_radians()));
         let mut probe = Track::new(Pose { at, facing: dir });
         probe.line(dir.vector(), left, dir);
-        let got = cx.reach(u, &probe, left).limit;
+        let mut got = cx.reach(u, &probe, left).limit;
+        if kind == Kind::Rout {
+            got = got.min(enemy_free_run(cx, u, at, dir, got));
+        }
         if best.is_none_or(|(g, _)| got > g + 1e-9) {
             best = Some((got, dir));
         }
@@ -474,6 +486,38 @@ pub fn run_straight(
     let mut m = Mover::new(u, cx.data, kind, out, reach);
     m.lost = (allowance - b) - left;
     Some(m)
+}
+
+/// How far a unit's footprint may go from `at` along `heading` (up to `most` inches) before
+/// it comes within 1" of an enemy that is not running, as the units stand now (every
+/// quarter inch).
+fn enemy_free_run(cx: &Cx, u: &Unit, at: Point, heading: Facing, most: f64) -> f64 {
+    let data = cx.data;
+    let (w, d) = u.block.size(data, u.troop);
+    let mine = 0.5 * (w * w + d * d).sqrt();
+    let foes: Vec<Rect> = cx
+        .state
+        .units
+        .iter()
+        .filter(|e| e.side != u.side && e.on_table() && !routing(e))
+        .map(|e| footprint(data, e))
+        .filter(|f| f.centre.distance(at) <= most + mine + f.half_diagonal() + 1.0)
+        .collect();
+    if foes.is_empty() {
+        return most;
+    }
+    let start = Rect::new(at, heading, w, d);
+    // Enemies it already stands within 1" of (the ones it runs from) do not stop it.
+    let ahead: Vec<&Rect> = foes.iter().filter(|f| f.distance(&start) > 1.0).collect();
+    let steps = (most / 0.25).ceil() as usize;
+    for k in 1..=steps {
+        let p = (k as f64 * 0.25).min(most);
+        let r = Rect::new(at + heading.vector() * p, heading, w, d);
+        if ahead.iter().any(|f| f.distance(&r) < 1.0) {
+            return ((k - 1) as f64 * 0.25).min(most);
+        }
+    }
+    most
 }
 
 /// The pursuers' move: at pursuit speed toward where the routers run to, stopping at the

@@ -103,24 +103,44 @@ fn note(run: &Run, id: usize, source: Option<&Source>, t: &Told) -> Note {
     if let Some(c) = charger {
         text.push_str(&format!(" from {}", c.name));
     }
+    let short = m1.param < m1.limit - 0.05;
     let held = match m1.held {
-        Some(Held::Friend(f))
-            if m1.param < m1.limit - 0.05 && !matches!(m1.kind, Kind::Rout | Kind::Evade) =>
-        {
+        Some(Held::Friend(f)) if short && !matches!(m1.kind, Kind::Rout | Kind::Evade) => {
             let name = run.state.units.get(f as usize).map_or("?", |x| &*x.name);
             let planned =
                 m1.track.travel(0.0, m1.limit) + (distance - m1.track.travel(0.0, m1.param));
-            text.push_str(&format!(
-                " of their {}\" move, held up by {name} in their way at ({:.1}, {:.1}) (only \
-                 evaders and routers pass through friends)",
-                number1(planned),
-                to.x,
-                to.y
-            ));
+            if planned < 0.05 {
+                // All it meant to do was turn to face its way.
+                text.push_str(&format!(
+                    ", held up by {name} as they turned to face their way, at ({:.1}, {:.1})",
+                    to.x, to.y
+                ));
+            } else {
+                text.push_str(&format!(
+                    " of their {}\" move, held up by {name} in their way at ({:.1}, {:.1})",
+                    number1(planned),
+                    to.x,
+                    to.y
+                ));
+            }
             true
         }
         _ => false,
     };
+    // What stopped routers or evaders short of their run (WRG-ROUT-04 .. -07, WRG-R-08).
+    if short && matches!(m1.kind, Kind::Rout | Kind::Evade) {
+        let by = |o: u16| {
+            run.state.units.get(o as usize).map_or("?".to_string(), |x| x.name.to_string())
+        };
+        match m1.held {
+            Some(Held::Short(o)) => {
+                text.push_str(&format!(", stopped by {} in their way", by(o)));
+            }
+            Some(Held::Edge) => text.push_str(", stopped at the table's edge"),
+            Some(Held::Friend(o)) => text.push_str(&format!(", stopped by {} in their way", by(o))),
+            _ => {}
+        }
+    }
     let mut note = Note::new(rule, text).with_total(allowance.clone());
     if held {
         note = note.and("WRG-R-08").and("WRG-MOVE-01");

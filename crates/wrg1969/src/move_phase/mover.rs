@@ -188,7 +188,8 @@ impl Allow {
 /// What stopped a move or held it up (WRG-MOVE-01, WRG-R-08).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Held {
-    /// A friend in the way: nobody but evaders and routers passes through friends.
+    /// A friend in the way that it may not pass: only light infantry, evaders and routers pass
+    /// through friends (and friends through light infantry).
     Friend(u16),
     /// An enemy 1" away: only a charge, countercharge or pursuit comes nearer.
     Short(u16),

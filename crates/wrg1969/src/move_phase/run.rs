@@ -808,7 +808,8 @@ impl<'a> Run<'a> {
         }
     }
 
-    /// Whether mover `i` may pass through friend `f` in a move, a charge or a countercharge:
+    /// Whether mover `i` may pass through friend `f` in a move, a charge, a countercharge or a
+    /// pursuit:
     /// light infantry pass through friends and friends through light infantry (the skirmish
     /// screen retiring through the line, the line advancing or charging through it), so long
     /// as the way does not end inside it; one that is still inside it when the period ends
@@ -817,7 +818,11 @@ impl<'a> Run<'a> {
         let m = &self.movers[i];
         if !matches!(
             m.kind,
-            Kind::Forward | Kind::Back | Kind::Charge { .. } | Kind::Counter { .. }
+            Kind::Forward
+                | Kind::Back
+                | Kind::Charge { .. }
+                | Kind::Counter { .. }
+                | Kind::Pursue { .. }
         ) {
             return false;
         }
