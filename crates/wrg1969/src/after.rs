@@ -241,9 +241,9 @@ const ROUT_LOOK: f64 = 15.0;
 /// The way a unit breaking now runs (WRG-ROUT-01, WRG-R-12): square to its old front (straight
 /// back, straight on or to a flank), with its back to the enemy, which is the enemy near it as
 /// a whole rather than whichever unit is nearest. Each enemy within 15" that is not running
-/// counts once, the one it broke from (if any) twice, each friend within 15" half, by
-/// direction alone; the way that turns its back on them best is taken, straight back from the
-/// enemy it broke from (or the nearest) on a tie. So troops struck from behind by horse that
+/// counts once, the one it broke from (if any) twice, by direction alone; straight back from
+/// the enemy it broke from (or the nearest) unless another way turns its back on them better,
+/// then the one toward friends within 15" among the ways about as good as the best. So troops struck from behind by horse that
 /// have got round them do not run on into the enemy's main body, and troops caught between
 /// two enemies run out to a side.
 pub fn rout_heading(
@@ -267,27 +267,36 @@ pub fn rout_heading(
         Some(at) => backs_to(u.facing, u.at, at),
         None => u.facing.reversed(),
     };
-    let mut pull = tabletop::geometry::Vec2::new(0.0, 0.0);
+    let mut foes = tabletop::geometry::Vec2::new(0.0, 0.0);
+    let mut friends = tabletop::geometry::Vec2::new(0.0, 0.0);
     for o in state.units.iter().filter(|o| o.id != id && o.on_table() && o.rout.is_none()) {
         let d = o.at - u.at;
         let len = d.length_squared().sqrt();
         if len > ROUT_LOOK || len < 1e-9 {
             continue;
         }
-        let weight = if o.side == u.side {
-            -0.5
-        } else if Some(o.id) == from {
-            2.0
+        if o.side == u.side {
+            friends += d * (1.0 / len);
         } else {
-            1.0
-        };
-        pull -= d * (weight / len);
+            let weight = if Some(o.id) == from { 2.0 } else { 1.0 };
+            foes -= d * (weight / len);
+        }
     }
     let f = u.facing;
     let side = |v: tabletop::geometry::Vec2| Facing::from_vector(v).unwrap_or(f);
     let ways = [f.reversed(), f, side(f.right()), side(-f.right())];
-    let score = |w: &Facing| w.vector().dot(pull);
-    ways.iter().copied().fold(plain, |b, w| if score(&w) > score(&b) + 1e-9 { w } else { b })
+    let away = |w: &Facing| w.vector().dot(foes);
+    let best = ways.iter().map(away).fold(away(&plain), f64::max);
+    if away(&plain) >= best - 1e-9 {
+        return plain;
+    }
+    // Ways about as far from the enemy as the best (within a tenth of one unit's count) are
+    // told apart by the friends they run toward.
+    let close = |w: &Facing| away(w) >= best - 0.1;
+    let toward = |w: &Facing| w.vector().dot(friends);
+    let mut ways = ways.into_iter().filter(close);
+    let first = ways.next().unwrap_or(plain);
+    ways.fold(first, |b, w| if toward(&w) > toward(&b) + 1e-9 { w } else { b })
 }
 
 /// Routers swerving round an impassable obstacle lose 5" (WRG-ROUT-04).
