@@ -198,8 +198,20 @@ fn the_ready_scenarios_field_every_troop_type_trait_and_terrain() {
     }
     assert_eq!(traits.len(), 6, "{traits:?}");
     for k in [
-        "Hill", "Wood", "DenseTrees", "Village", "Marsh", "Rough", "River", "Stream", "PavedRoad",
-        "DirtRoad", "Wall", "Hedge", "Ford", "Bridge",
+        "Hill",
+        "Wood",
+        "DenseTrees",
+        "Village",
+        "Marsh",
+        "Rough",
+        "River",
+        "Stream",
+        "PavedRoad",
+        "DirtRoad",
+        "Wall",
+        "Hedge",
+        "Ford",
+        "Bridge",
     ] {
         assert!(terrain.contains(k), "no ready scenario has {k}: {terrain:?}");
     }
