@@ -33,7 +33,7 @@ use serde::{Deserialize, Serialize};
 use tabletop::diagnostics::{Diagnostics, FieldPath, RULESET_KEY, Source, TomlDoc};
 
 /// The embedded army lists, by name in the repository.
-pub const LISTS: [(&str, &str); 7] = [
+pub const LISTS: [(&str, &str); 11] = [
     (
         "crates/wrg1969/data/armies/early_imperial_roman.toml",
         include_str!("../data/armies/early_imperial_roman.toml"),
@@ -52,6 +52,19 @@ pub const LISTS: [(&str, &str); 7] = [
     (
         "crates/wrg1969/data/armies/greek_hoplite.toml",
         include_str!("../data/armies/greek_hoplite.toml"),
+    ),
+    ("crates/wrg1969/data/armies/late_roman.toml", include_str!("../data/armies/late_roman.toml")),
+    (
+        "crates/wrg1969/data/armies/sassanid_persian.toml",
+        include_str!("../data/armies/sassanid_persian.toml"),
+    ),
+    (
+        "crates/wrg1969/data/armies/severan_roman.toml",
+        include_str!("../data/armies/severan_roman.toml"),
+    ),
+    (
+        "crates/wrg1969/data/armies/late_parthian.toml",
+        include_str!("../data/armies/late_parthian.toml"),
     ),
 ];
 

@@ -286,9 +286,9 @@ fn wrg_army_08_the_same_army_in_every_round_of_the_finals() {
         .to_string();
     assert!(e.contains("[WRG-ARMY-08]") && e.contains("entry[3].army"), "{e}");
     // An army that is not a list at all is refused too.
-    let unknown = text.replacen("early_imperial_roman", "late_roman", 1);
+    let unknown = text.replacen("early_imperial_roman", "byzantine", 1);
     let e = wrg1969::championship::load(&d, &Source::new("finals.toml", unknown))
         .unwrap_err()
         .to_string();
-    assert!(e.contains("no army list `late_roman`"), "{e}");
+    assert!(e.contains("no army list `byzantine`"), "{e}");
 }

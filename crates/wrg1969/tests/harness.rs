@@ -37,3 +37,13 @@ fn random_games_on_the_hill_pass_the_harness() {
 fn random_games_at_the_wells_pass_the_harness() {
     harness("the_wells.toml", 200);
 }
+
+#[test]
+fn random_games_at_the_bridge_pass_the_harness() {
+    harness("the_bridge.toml", 300);
+}
+
+#[test]
+fn random_games_at_the_camp_pass_the_harness() {
+    harness("the_camp.toml", 400);
+}

@@ -1,4 +1,5 @@
-//! Scenarios: the three in scenarios/wrg1969 load; bad set-ups are refused with the rule and
+//! Scenarios: the five in scenarios/wrg1969 load and together field every troop type, trait
+//! and kind of terrain; bad set-ups are refused with the rule and
 //! their line and column.
 use tabletop::diagnostics::Source;
 use tabletop::rules::Side;
@@ -17,10 +18,29 @@ fn with(name: &str, from: &str, to: &str) -> Source {
     Source::new(s.name, s.text.replacen(from, to, 1))
 }
 
+/// The ready scenarios.
+const READY: [&str; 5] =
+    ["the_hill.toml", "the_ford.toml", "the_wells.toml", "the_bridge.toml", "the_camp.toml"];
+
+/// Every scenario file in the folder is one of [`READY`].
 #[test]
-fn the_three_scenarios_load() {
+fn every_ready_scenario_is_listed() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/wrg1969");
+    let mut found: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".toml"))
+        .collect();
+    found.sort();
+    let mut listed: Vec<String> = READY.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(found, listed);
+}
+
+#[test]
+fn the_ready_scenarios_load() {
     let d = Data::embedded().unwrap();
-    for name in ["the_hill.toml", "the_ford.toml", "the_wells.toml"] {
+    for name in READY {
         let s = load(&d, &file(name)).unwrap_or_else(|e| panic!("{name}:\n{e}"));
         assert_eq!(s.sides.len(), 2, "{name}");
         assert_eq!((s.sides[0].side, s.sides[1].side), (Side::Red, Side::Blue));
@@ -118,4 +138,82 @@ fn non_finite_numbers_are_refused_not_panicked_on() {
         let s = with("the_hill.toml", from, to);
         assert!(load(&d, &s).is_err(), "{to}");
     }
+}
+
+/// The ready scenarios together field every troop type, reaction class, hand-to-hand class and
+/// missile weapon the armies use, both statuses, shields and none, armour, levies, command
+/// figures, and every kind of area, line and crossing the engine prices.
+#[test]
+fn the_ready_scenarios_field_every_troop_type_trait_and_terrain() {
+    use std::collections::BTreeSet;
+    use wrg1969::model::{MissileWeapon, ReactionClass, Status, TroopType};
+    let d = Data::embedded().unwrap();
+    let (mut troops, mut classes, mut status, mut missiles, mut melee) =
+        (BTreeSet::new(), BTreeSet::new(), BTreeSet::new(), BTreeSet::new(), BTreeSet::new());
+    let (mut terrain, mut traits) = (BTreeSet::new(), BTreeSet::new());
+    for name in READY {
+        let s = load(&d, &file(name)).unwrap();
+        for side in &s.sides {
+            for u in &side.army.units {
+                troops.insert(u.troop);
+                classes.insert(u.class);
+                status.insert(u.status);
+                melee.insert(u.melee.name());
+                if let Some(m) = u.missile {
+                    missiles.insert(m);
+                }
+                for (t, on) in [
+                    ("shield", u.shield),
+                    ("no shield", !u.shield),
+                    ("fully armoured", u.fully_armoured),
+                    ("levy", u.levy),
+                    ("command", u.command > 0),
+                    ("chariot", u.chariot.is_some()),
+                ] {
+                    if on {
+                        traits.insert(t);
+                    }
+                }
+            }
+        }
+        for a in &s.table.areas {
+            terrain.insert(format!("{:?}", a.kind));
+        }
+        for l in &s.table.lines {
+            terrain.insert(format!("{:?}", l.kind));
+            for c in &l.crossings {
+                terrain.insert(format!("{:?}", c.kind));
+            }
+        }
+    }
+    for t in TroopType::ALL {
+        assert!(troops.contains(t), "no ready scenario fields {t}");
+    }
+    for c in ReactionClass::ALL {
+        assert!(classes.contains(c), "no ready scenario fields class {c}");
+    }
+    assert_eq!(status.len(), Status::ALL.len());
+    for m in MissileWeapon::ALL {
+        assert!(missiles.contains(m), "no ready scenario fields {m}");
+    }
+    assert_eq!(traits.len(), 6, "{traits:?}");
+    for k in [
+        "Hill",
+        "Wood",
+        "DenseTrees",
+        "Village",
+        "Marsh",
+        "Rough",
+        "River",
+        "Stream",
+        "PavedRoad",
+        "DirtRoad",
+        "Wall",
+        "Hedge",
+        "Ford",
+        "Bridge",
+    ] {
+        assert!(terrain.contains(k), "no ready scenario has {k}: {terrain:?}");
+    }
+    assert!(melee.len() >= 10, "{melee:?}");
 }
