@@ -838,6 +838,9 @@ impl<'a> Run<'a> {
     /// are disorganised (WRG-DIS-10); light infantry passing through troubles nobody.
     fn thread_through(&mut self, i: usize, f: u16) {
         self.movers[i].passed.push(f);
+        // Like an evader, it may not end the period inside them (see `unthread`).
+        let at = self.movers[i].param;
+        self.movers[i].threaded.push((f, at));
         let id = self.movers[i].id;
         let light = self.state.units[id as usize].troop.is_light_infantry();
         let text = format!("{} pass through {}", self.name(id), self.name(f));
