@@ -241,11 +241,11 @@ const ROUT_LOOK: f64 = 15.0;
 /// The way a unit breaking now runs (WRG-ROUT-01, WRG-R-12): square to its old front (straight
 /// back, straight on or to a flank), with its back to the enemy, which is the enemy near it as
 /// a whole rather than whichever unit is nearest. Each enemy within 15" that is not running
-/// counts once, the one it broke from (if any) twice, by direction alone; straight back from
-/// the enemy it broke from (or the nearest) unless another way turns its back on them better,
-/// then the one toward friends within 15" among the ways about as good as the best. So troops struck from behind by horse that
-/// have got round them do not run on into the enemy's main body, and troops caught between
-/// two enemies run out to a side.
+/// counts once, the one it broke from (if any) twice, by direction alone. It runs straight
+/// back from the enemy it broke from (or the nearest) unless another way turns its back on
+/// them better; then, among the ways about as good as the best, toward friends within 15".
+/// So troops struck from behind by horse that have got round them do not run on into the
+/// enemy's main body, and troops caught between two enemies run out to a side.
 pub fn rout_heading(
     state: &crate::state::State,
     id: u16,

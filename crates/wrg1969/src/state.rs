@@ -749,13 +749,11 @@ pub fn break_unit(state: &mut State, id: u16) {
 /// (WRG-ROUT-01, WRG-CHORD-12).
 pub fn break_unit_from(state: &mut State, id: u16, enemy: Option<u16>) {
     let period = state.period;
-    if state.units.get(id as usize).is_none() {
-        return;
-    }
-    // It turns its back on the enemy and runs, square to its old front (WRG-ROUT-01).
-    let heading = crate::after::rout_heading(state, id, enemy);
+    let Some(u) = state.units.get(id as usize) else { return };
+    // It turns its back on the enemy and runs, square to its old front, once (WRG-ROUT-01).
+    let heading = u.rout.is_none().then(|| crate::after::rout_heading(state, id, enemy));
     let Some(u) = state.units.get_mut(id as usize) else { return };
-    if u.rout.is_none() {
+    if let Some(heading) = heading {
         u.broke_at = Some(u.at);
         u.rout = Some(Rout { periods: 0, broke_in: period });
         u.facing = heading;

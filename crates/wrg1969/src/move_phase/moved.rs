@@ -133,11 +133,10 @@ fn note(run: &Run, id: usize, source: Option<&Source>, t: &Told) -> Note {
             run.state.units.get(o as usize).map_or("?".to_string(), |x| x.name.to_string())
         };
         match m1.held {
-            Some(Held::Short(o)) => {
+            Some(Held::Short(o) | Held::Friend(o)) => {
                 text.push_str(&format!(", stopped by {} in their way", by(o)));
             }
             Some(Held::Edge) => text.push_str(", stopped at the table's edge"),
-            Some(Held::Friend(o)) => text.push_str(&format!(", stopped by {} in their way", by(o))),
             _ => {}
         }
     }
