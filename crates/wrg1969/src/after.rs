@@ -272,7 +272,7 @@ pub fn rout_heading(
     for o in state.units.iter().filter(|o| o.id != id && o.on_table() && o.rout.is_none()) {
         let d = o.at - u.at;
         let len = d.length_squared().sqrt();
-        if len > ROUT_LOOK || len < 1e-9 {
+        if !(1e-9..=ROUT_LOOK).contains(&len) {
             continue;
         }
         if o.side == u.side {
