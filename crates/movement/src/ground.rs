@@ -197,7 +197,7 @@ impl Ground<'_> {
                     for i in g.areas.iter() {
                         let Some(a) = self.table.areas.get(i) else { continue };
                         let v = match a.kind {
-                            AreaKind::Hill => continue,
+                            AreaKind::Hill | AreaKind::Open => continue,
                             AreaKind::Wood => (m.light_woods, "MOV-TER-12", "light woods"),
                             AreaKind::Rough => (m.brush, "MOV-TER-12", "brush"),
                             AreaKind::Marsh => (m.mud, "MOV-TER-03", "mud"),

@@ -28,6 +28,7 @@ const AREA_STYLE = /** @type {Record<string, [string, string]>} */ ({
   village: ["url(#stk-village)", "#5e4632"],
   marsh: ["url(#stk-marsh)", "#3f6a6a"],
   rough: ["url(#stk-rough)", "#6f6a3a"],
+  open: ["none", "#9a8f5a"],
 });
 
 /** Colour and edge of each kind of linear feature, and its dash if any. */

@@ -122,7 +122,7 @@ impl CostModel for T3 {
             match t.areas[i].kind {
                 AreaKind::Wood | AreaKind::Marsh | AreaKind::Rough => worst = worst.max(2.0),
                 AreaKind::DenseTrees => return None,
-                AreaKind::Hill | AreaKind::Village => {}
+                AreaKind::Hill | AreaKind::Village | AreaKind::Open => {}
             }
         }
         let m = if road && worst == 1.0 { 0.5 } else { worst };

@@ -318,6 +318,7 @@ fn area_fill(kind: AreaKind) -> (&'static str, &'static str) {
         AreaKind::Village => ("url(#stk-village)", "#5e4632"),
         AreaKind::Marsh => ("url(#stk-marsh)", "#3f6a6a"),
         AreaKind::Rough => ("url(#stk-rough)", "#6f6a3a"),
+        AreaKind::Open => ("none", "#9a8f5a"),
     }
 }
 

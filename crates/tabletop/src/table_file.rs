@@ -13,7 +13,7 @@
 //!
 //! [[area]]
 //! name = "Windmill Hill"   # optional
-//! kind = "hill"            # hill | wood | dense_trees | village | marsh | rough
+//! kind = "hill"            # hill | wood | dense_trees | village | marsh | rough | open
 //! height = 1.0             # hills only, optional (default 1): contour levels
 //! points = [[10, 10], [16, 10], [16, 15], [10, 15]]   # the outline, not closed
 //!

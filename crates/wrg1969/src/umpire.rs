@@ -8,7 +8,7 @@
 //! - every move (`Fact::Moved`) spends no more than its allowance, its standard travels no farther
 //!   than it spent, and a unit's moves in a period chain from where it stood to where it ends;
 //! - figures never grow, carried men stay below a figure, a unit with no figures carries none;
-//! - no two units overlap on the table, except friends a router or evader is passing;
+//! - no two units overlap on the table, except friends a router is bursting through;
 //! - standards stay on the table; routers have no open order; pursuers pursue routers; a fallen
 //!   General has joined no unit.
 //!
@@ -276,7 +276,7 @@ fn check_state(data: &Data, before: &State, after: &State, bad: &mut impl FnMut(
             }
         }
     }
-    // No two units overlap, except friends a router or evader passes.
+    // No two units overlap, except friends a router bursts through.
     let feet: Vec<Option<Rect>> = after
         .units
         .iter()
@@ -290,9 +290,8 @@ fn check_state(data: &Data, before: &State, after: &State, bad: &mut impl FnMut(
                 continue;
             }
             let (ui, uj) = (&after.units[i], &after.units[j]);
-            let passing = |u: &crate::state::Unit| {
-                u.rout.is_some() || matches!(u.motion, Motion::Routing | Motion::Retired)
-            };
+            let passing =
+                |u: &crate::state::Unit| u.rout.is_some() || matches!(u.motion, Motion::Routing);
             if ui.side == uj.side && (passing(ui) || passing(uj)) {
                 continue;
             }

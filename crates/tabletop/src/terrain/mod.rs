@@ -75,6 +75,9 @@ pub enum AreaKind {
     Marsh,
     /// Brush or rough ground.
     Rough,
+    /// Open ground given a name (a ford's approaches, a field to hold): it changes nothing
+    /// about movement, sight or cover, and is there to be named by objectives.
+    Open,
 }
 
 /// An area of terrain.

@@ -132,7 +132,8 @@ impl Cx<'_> {
             let legs = &mut self.pad.legs;
             truncate(legs, c - STOP_AT_WALL);
             let model = crate::ground::WrgGround { data: self.data, troop: u.troop };
-            let left = (allowance - turns).max(0.0);
+            // Turns are paid first, at the going's rate (WRG-TERR-04).
+            let left = (allowance - turns * r.turn_rate).max(0.0);
             let adv = tabletop::terrain::advance_with(
                 &self.state.table,
                 legs,

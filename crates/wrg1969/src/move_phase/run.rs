@@ -221,6 +221,7 @@ impl<'a> Run<'a> {
             }
             if s == STEPS {
                 self.unthread();
+                self.settle();
             }
             self.record_poses(s);
         }
@@ -254,30 +255,137 @@ impl<'a> Run<'a> {
                 }
             }
             let Some((k, at)) = back else { continue };
-            let gone: f64 = self
-                .movers
-                .iter()
-                .enumerate()
-                .filter(|(j, m)| m.id as usize == id && *j >= k)
-                .map(|(j, m)| m.track.travel(if j == k { at } else { 0.0 }, m.param))
-                .sum();
-            for (j, m) in self.movers.iter_mut().enumerate() {
-                if m.id as usize == id && j > k {
-                    m.param = 0.0;
-                    m.stopped = true;
-                    m.held = None;
-                    m.lined_up = 0.0;
+            self.put_back(id, k, at);
+        }
+    }
+
+    /// Puts unit `id` back along its way this period to where its move `k` had spent `at`:
+    /// the moves it made after that are undone.
+    fn put_back(&mut self, id: usize, k: usize, at: f64) {
+        let gone: f64 = self
+            .movers
+            .iter()
+            .enumerate()
+            .filter(|(j, m)| m.id as usize == id && *j >= k)
+            .map(|(j, m)| m.track.travel(if j == k { at } else { 0.0 }, m.param))
+            .sum();
+        for (j, m) in self.movers.iter_mut().enumerate() {
+            if m.id as usize == id && j > k {
+                m.param = 0.0;
+                m.stopped = true;
+                m.held = None;
+                m.lined_up = 0.0;
+            }
+        }
+        let m = &mut self.movers[k];
+        m.param = at;
+        m.stopped = true;
+        let pose = m.pose(at);
+        self.moved[id] = (self.moved[id] - gone).max(0.0);
+        let u = &mut self.state.units[id];
+        u.at = pose.at;
+        u.facing = pose.facing;
+    }
+
+    /// Nobody ends a period inside another unit, friend or enemy, except routers bursting
+    /// through friends (WRG-R-08, WRG-MOVE-12, WRG-ROUT-05). Moves are simultaneous, so a unit
+    /// can be put back into ground a friend has since moved into (light infantry it could not
+    /// get clear of, above), or swing into it on a turn: the unit whose move made the overlap
+    /// goes back along its way to the last place where it stands clear, held up there by the
+    /// unit it met, and so on until everyone stands clear.
+    fn settle(&mut self) {
+        let n = self.state.units.len();
+        let mut stuck: Vec<(u16, u16)> = Vec::new();
+        for _ in 0..4 * n {
+            let Some((a, b)) = self.overlap(&stuck) else { return };
+            let mut best: Option<(usize, usize, f64, f64)> = None;
+            for (me, other) in [(a, b), (b, a)] {
+                let Some((k, at, lost)) = self.clear_place(me as usize) else { continue };
+                let threaded = self.movers.iter().any(|m| {
+                    m.id == me && m.threaded.iter().any(|&(f, _)| f == other)
+                });
+                let cost = if threaded { lost - 1e6 } else { lost };
+                if best.is_none_or(|b| cost < b.3) {
+                    best = Some((me as usize, k, at, cost));
                 }
             }
-            let m = &mut self.movers[k];
-            m.param = at;
-            m.stopped = true;
-            let pose = m.pose(at);
-            self.moved[id] = (self.moved[id] - gone).max(0.0);
-            let u = &mut self.state.units[id];
-            u.at = pose.at;
-            u.facing = pose.facing;
+            let Some((id, k, at, _)) = best else {
+                stuck.push((a, b));
+                continue;
+            };
+            let other = if id == a as usize { b } else { a };
+            self.put_back(id, k, at);
+            let same = self.state.units[other as usize].side == self.state.units[id].side;
+            self.movers[k].held = Some(if same { Held::Friend(other) } else { Held::Short(other) });
         }
+    }
+
+    /// Whether unit `id` may stand overlapping `o`: routers among friends.
+    fn may_overlap(&self, id: usize, o: usize) -> bool {
+        let (u, v) = (&self.state.units[id], &self.state.units[o]);
+        u.side == v.side && (routing(u) || routing(v))
+    }
+
+    /// The first two units on the table that overlap and may not (leaving out `stuck` pairs).
+    fn overlap(&self, stuck: &[(u16, u16)]) -> Option<(u16, u16)> {
+        let units = &self.state.units;
+        let feet: Vec<Option<tabletop::geometry::Rect>> =
+            units.iter().map(|u| u.on_table().then(|| sunk(footprint(self.data, u)))).collect();
+        for (i, a) in feet.iter().enumerate() {
+            let Some(a) = a else { continue };
+            for (j, b) in feet.iter().enumerate().skip(i + 1) {
+                let Some(b) = b else { continue };
+                let reach = self.sizes[i].2 + self.sizes[j].2;
+                if (units[i].at - units[j].at).length_squared() > reach * reach
+                    || !a.overlaps(b)
+                    || self.may_overlap(i, j)
+                    || stuck.contains(&(i as u16, j as u16))
+                {
+                    continue;
+                }
+                return Some((i as u16, j as u16));
+            }
+        }
+        None
+    }
+
+    /// Where unit `id` last stood clear of everyone along its moves this period: the move,
+    /// how far along it, and the inches lost by going back there; `None` if it has not moved
+    /// or cannot go back (it began the period in hand-to-hand).
+    fn clear_place(&self, id: usize) -> Option<(usize, f64, f64)> {
+        let units = &self.state.units;
+        let clear = |m: &Mover, p: f64| {
+            let r = sunk(m.rect(m.pose(p)));
+            units.iter().enumerate().all(|(o, v)| {
+                o == id
+                    || !v.on_table()
+                    || self.may_overlap(id, o)
+                    || !r.overlaps(&sunk(footprint(self.data, v)))
+            })
+        };
+        let mut lost = 0.0;
+        let mut first = None;
+        for k in (0..self.movers.len()).rev() {
+            let m = &self.movers[k];
+            if m.id as usize != id || m.param <= 0.0 {
+                continue;
+            }
+            first = Some(k);
+            // Back along the move in short steps, then closer in on the last place clear.
+            let steps = (m.param / 0.25).ceil().max(1.0) as usize;
+            let mut hi = m.param;
+            for s in 1..=steps {
+                let p = (m.param * (1.0 - s as f64 / steps as f64)).max(0.0);
+                if clear(m, p) {
+                    let at = bisect(p, hi, |q| clear(m, q));
+                    return Some((k, at, lost + m.track.travel(at, m.param)));
+                }
+                hi = p;
+            }
+            lost += m.track.travel(0.0, m.param);
+        }
+        let k = first?;
+        (!self.fighting[id]).then_some((k, 0.0, lost))
     }
 
     /// Notes where every unit stands at the end of step `s` and how it is moving, for
@@ -1212,6 +1320,14 @@ fn bisect(lo: f64, hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
         }
     }
     a
+}
+
+/// A footprint less a hundredth of an inch on every side: units in touch are not inside each
+/// other.
+fn sunk(r: tabletop::geometry::Rect) -> tabletop::geometry::Rect {
+    const SINK: f64 = 0.01;
+    let (w, d) = ((r.width - 2.0 * SINK).max(0.0), (r.depth - 2.0 * SINK).max(0.0));
+    tabletop::geometry::Rect::new(r.centre, r.facing, w, d)
 }
 
 /// Raises a cause of disorganisation: each raise is kept, so that the cause lasts the period
