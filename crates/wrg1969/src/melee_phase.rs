@@ -507,8 +507,9 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                 let back = -state.units[loser as usize].facing.vector();
                 let distance = crate::move_phase::room(data, state, loser, back, distance, winner);
                 step_back(state, loser, distance);
-                // The winner follows up as far, keeping contact (WRG-TAC-06).
-                let on = state.units[winner as usize].facing.vector();
+                // The winner follows up as far the same way, keeping contact whichever face
+                // it struck (WRG-TAC-06).
+                let on = back;
                 let followed = crate::move_phase::room(data, state, winner, on, distance, loser);
                 let w = &mut state.units[winner as usize];
                 w.at += on * followed;

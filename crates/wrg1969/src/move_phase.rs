@@ -131,8 +131,9 @@ pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
 }
 
 /// The notes of a push-back carried out (WRG-AFTER-05): the loser pushed straight back
-/// keeping its facing, the winner following up as far, each with its facts; `stood` holds
-/// where each unit stood before this after-combat move and is brought up to date.
+/// keeping its facing, the winner following up as far the same way, each with its facts;
+/// `stood` holds where each unit stood before this after-combat move and is brought up to
+/// date.
 pub fn pushed_back_notes(
     state: &State,
     stood: &mut [tabletop::geometry::Point],
@@ -141,9 +142,11 @@ pub fn pushed_back_notes(
 ) -> Vec<Note> {
     use crate::report::{MoveKind, Total};
     let mut out = Vec::with_capacity(2);
+    let Some(dir) = state.units.get(unit as usize).map(|u| -u.facing.vector()) else {
+        return out;
+    };
     for (id, back, inches) in [(unit, true, back_inches), (by, false, followed)] {
         let Some(u) = state.units.get(id as usize) else { continue };
-        let dir = if back { -u.facing.vector() } else { u.facing.vector() };
         let Some(at) = stood.get_mut(id as usize) else { continue };
         let from = *at;
         *at = from + dir * inches;
