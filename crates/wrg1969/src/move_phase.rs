@@ -342,8 +342,15 @@ pub fn pursuit_ends(data: &Data, state: &mut State, id: u16, why: &'static str) 
     let dir = u.at - p.from;
     let len = dir.length();
     if len > 1e-9 {
-        u.at = p.from + dir * (back.min(len) / len);
+        // Back along the line, as far as other units and the table's edge leave room.
+        let goal = p.from + dir * (back.min(len) / len);
+        let (way, far) = ((goal - from), goal.distance(from));
+        if far > 1e-9 {
+            let got = room(data, state, id, way * (1.0 / far), far, id);
+            state.units[id as usize].at = from + way * (got / far);
+        }
     }
+    let u = &state.units[id as usize];
     let fall = data.movement.distances.pursuer_fall_back;
     let text = if why == "WRG-PURS-03" && p.farthest <= 0.0 {
         format!("{} give up the pursuit", u.name)

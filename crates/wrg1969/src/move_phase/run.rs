@@ -5,7 +5,7 @@
 //! WRG-RT-03, -12, -13, WRG-MOVE-08 .. -12, WRG-ORD-08, WRG-ROUT-05 .. -07, WRG-LEAVE).
 
 use super::Movement;
-use super::intent::{Cx, rout_mover, run_straight, running_mover};
+use super::intent::{Cx, pose_of, rout_mover, run_straight, running_mover};
 use super::mover::{EPS, Held, Kind, Mover, STEPS, footprint, routing};
 use super::track::{Pose, Track};
 use crate::Data;
@@ -267,7 +267,7 @@ impl<'a> Run<'a> {
             .iter()
             .enumerate()
             .filter(|(j, m)| m.id as usize == id && *j >= k)
-            .map(|(j, m)| m.track.travel(if j == k { at } else { 0.0 }, m.param))
+            .map(|(j, m)| m.track.travel(if j == k { at.max(0.0) } else { 0.0 }, m.param))
             .sum();
         for (j, m) in self.movers.iter_mut().enumerate() {
             if m.id as usize == id && j > k {
@@ -278,9 +278,10 @@ impl<'a> Run<'a> {
             }
         }
         let m = &mut self.movers[k];
-        m.param = at;
+        // Below 0: where the way began, before any free turn at its start.
+        let pose = if at < 0.0 { m.track.start } else { m.pose(at) };
+        m.param = at.max(0.0);
         m.stopped = true;
-        let pose = m.pose(at);
         self.moved[id] = (self.moved[id] - gone).max(0.0);
         let u = &mut self.state.units[id];
         u.at = pose.at;
@@ -367,10 +368,13 @@ impl<'a> Run<'a> {
         let mut first = None;
         for k in (0..self.movers.len()).rev() {
             let m = &self.movers[k];
-            if m.id as usize != id || m.param <= 0.0 {
+            if m.id as usize != id {
                 continue;
             }
             first = Some(k);
+            if m.param <= 0.0 {
+                continue;
+            }
             // Back along the move in short steps, then closer in on the last place clear.
             let steps = (m.param / 0.25).ceil().max(1.0) as usize;
             let mut hi = m.param;
@@ -384,8 +388,11 @@ impl<'a> Run<'a> {
             }
             lost += m.track.travel(0.0, m.param);
         }
+        // Where its first move began, before any free turn.
         let k = first?;
-        (!self.fighting[id]).then_some((k, 0.0, lost))
+        let start = self.movers[k].track.start;
+        let moved = start != pose_of(&units[id]);
+        (moved && !self.fighting[id]).then_some((k, -1.0, lost))
     }
 
     /// Notes where every unit stands at the end of step `s` and how it is moving, for
@@ -1252,7 +1259,18 @@ impl<'a> Run<'a> {
                     self.movers[k].stopped = true;
                 }
                 None => {
-                    self.state.units[t as usize].facing = back;
+                    // No way to run: they turn their backs where they stand, if there is
+                    // room to.
+                    let u = &self.state.units[t as usize];
+                    let turned = sunk(u.block.footprint(data, u.troop, u.at, back));
+                    let room = self.state.units.iter().enumerate().all(|(o, v)| {
+                        o == t as usize
+                            || !v.on_table()
+                            || !turned.overlaps(&sunk(footprint(data, v)))
+                    });
+                    if room {
+                        self.state.units[t as usize].facing = back;
+                    }
                 }
             }
             self.state.units[t as usize].motion = Motion::Retired;
