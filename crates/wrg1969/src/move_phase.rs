@@ -162,6 +162,25 @@ pub fn pushed_back_notes(
     out
 }
 
+/// Whether unit `id`, standing where it stands facing `facing`, is clear of every other unit
+/// on the table (in touch is clear; inside is not).
+pub fn clear_of_all(data: &Data, state: &State, id: u16, facing: tabletop::geometry::Facing) -> bool {
+    let Some(u) = state.units.get(id as usize) else { return false };
+    let me = sunk(u.block.footprint(data, u.troop, u.at, facing));
+    state
+        .units
+        .iter()
+        .all(|o| o.id == id || !o.on_table() || !me.overlaps(&sunk(footprint(data, o))))
+}
+
+/// A footprint less a hundredth of an inch on every side: units in touch are not inside each
+/// other.
+pub fn sunk(r: tabletop::geometry::Rect) -> tabletop::geometry::Rect {
+    const SINK: f64 = 0.01;
+    let (w, d) = ((r.width - 2.0 * SINK).max(0.0), (r.depth - 2.0 * SINK).max(0.0));
+    tabletop::geometry::Rect::new(r.centre, r.facing, w, d)
+}
+
 /// How far a unit can go straight along `dir`, up to `most` inches, before its footprint would
 /// overlap another unit (but `ignore`, the enemy it fights) or leave the table.
 pub fn room(

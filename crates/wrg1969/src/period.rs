@@ -619,21 +619,25 @@ fn end(data: &Data, state: &mut State, notes: &mut Vec<Note>) {
             .generals
             .iter()
             .any(|g| g.side == u.side && !g.risk.fallen(data) && g.at.distance(u.at) <= 1.0);
-        if crate::after::rallies(crate::after::RoutState {
-            met_by_general: met,
-            passed_fresh_troops: false,
-            outdistanced,
-        }) {
-            let enemy = nearest_enemy(state, i);
+        // Among friends still, they run on (WRG-R-08).
+        let clear = crate::move_phase::clear_of_all(data, state, u.id, u.facing);
+        if clear
+            && crate::after::rallies(crate::after::RoutState {
+                met_by_general: met,
+                passed_fresh_troops: false,
+                outdistanced,
+            })
+        {
+            let face = nearest_enemy(state, i)
+                .and_then(|e| tabletop::geometry::Facing::from_vector(e - state.units[i].at))
+                .filter(|&f| crate::move_phase::clear_of_all(data, state, i as u16, f));
             let u = &mut state.units[i];
             u.rout = None;
             u.motion = Motion::Still;
             u.standing = Standing::Waiting;
             // Disorganised for the period after (WRG-R-23): it was pursued or running.
             u.causes.push(crate::combat::Cause::Pursuit);
-            if let Some(e) = enemy
-                && let Some(f) = tabletop::geometry::Facing::from_vector(e - u.at)
-            {
+            if let Some(f) = face {
                 u.facing = f;
             }
             let rule = if met { "WRG-ROUT-03" } else { "WRG-R-23" };

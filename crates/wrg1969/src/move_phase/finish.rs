@@ -268,15 +268,19 @@ fn rallies(run: &mut Run, start: &[Start]) {
                     || u.block.footprint(data, u.troop, u.at, u.facing).distance_to_point(g.at)
                         <= 1.0)
         });
-        if !(passed || general) {
+        // Among friends still, they run on (WRG-R-08).
+        if !(passed || general) || !super::clear_of_all(data, run.state, id as u16, u.facing) {
             continue;
         }
         let enemy = super::mover::nearest_enemy(run.state, u).map(|e| e.at);
+        let face = enemy
+            .and_then(|e| Facing::from_vector(e - u.at))
+            .filter(|&f| super::clear_of_all(data, run.state, id as u16, f));
         let u = &mut run.state.units[id];
         u.rout = None;
         u.motion = Motion::Still;
         u.running = None;
-        if let Some(f) = enemy.and_then(|e| Facing::from_vector(e - u.at)) {
+        if let Some(f) = face {
             u.facing = f;
         }
         let why = if general { "their General meets them" } else { "they pass fresh troops" };

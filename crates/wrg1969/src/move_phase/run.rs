@@ -4,7 +4,7 @@
 //! countercharge, routers meet friends, units leave the table (WRG-MOVE-01, WRG-R-08, -10,
 //! WRG-RT-03, -12, -13, WRG-MOVE-08 .. -12, WRG-ORD-08, WRG-ROUT-05 .. -07, WRG-LEAVE).
 
-use super::Movement;
+use super::{Movement, sunk};
 use super::intent::{Cx, pose_of, rout_mover, run_straight, running_mover};
 use super::mover::{EPS, Held, Kind, Mover, STEPS, footprint, routing};
 use super::track::{Pose, Track};
@@ -1338,14 +1338,6 @@ fn bisect(lo: f64, hi: f64, ok: impl Fn(f64) -> bool) -> f64 {
         }
     }
     a
-}
-
-/// A footprint less a hundredth of an inch on every side: units in touch are not inside each
-/// other.
-fn sunk(r: tabletop::geometry::Rect) -> tabletop::geometry::Rect {
-    const SINK: f64 = 0.01;
-    let (w, d) = ((r.width - 2.0 * SINK).max(0.0), (r.depth - 2.0 * SINK).max(0.0));
-    tabletop::geometry::Rect::new(r.centre, r.facing, w, d)
 }
 
 /// Raises a cause of disorganisation: each raise is kept, so that the cause lasts the period
