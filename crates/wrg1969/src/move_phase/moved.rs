@@ -29,7 +29,9 @@ pub fn tell(run: &mut Run, start: &[Start]) {
     let n = run.state.units.len();
     let mut by_unit: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (k, m) in run.movers.iter().enumerate() {
-        by_unit[m.id as usize].push(k);
+        if !m.undone {
+            by_unit[m.id as usize].push(k);
+        }
     }
     for (id, ks) in by_unit.iter().enumerate() {
         let mut i = 0;

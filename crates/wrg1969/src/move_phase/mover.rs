@@ -121,6 +121,8 @@ pub struct Mover {
     pub threaded: Vec<(u16, f64)>,
     /// How far its standard moved lining up on the face it struck (WRG-MELEE-01).
     pub lined_up: f64,
+    /// Undone: the unit was put back to before this move, which the log does not tell.
+    pub undone: bool,
     /// Inches of allowance an inch of wheeling costs: the going it wheels on (WRG-TERR-04).
     pub turn_rate: f64,
     /// Where the friend that held it up and the unit itself stood then (positions and
@@ -237,6 +239,7 @@ impl Mover {
             directed: false,
             threaded: Vec::new(),
             lined_up: 0.0,
+            undone: false,
             turn_rate: reach.turn_rate.max(1.0),
         }
     }

@@ -272,6 +272,7 @@ impl<'a> Run<'a> {
         for (j, m) in self.movers.iter_mut().enumerate() {
             if m.id as usize == id && j > k {
                 m.param = 0.0;
+                m.undone = true;
                 m.stopped = true;
                 m.held = None;
                 m.lined_up = 0.0;
