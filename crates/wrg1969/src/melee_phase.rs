@@ -438,12 +438,6 @@ pub enum Outcome {
     },
 }
 
-/// Moves a unit straight back, keeping its facing, as far as `distance`.
-fn step_back(state: &mut State, id: u16, distance: f64) {
-    let u = &mut state.units[id as usize];
-    u.at -= u.facing.vector() * distance;
-}
-
 /// Whether a broken unit cannot run: the first inch of its flight, backs to the enemy it
 /// fought, would leave the table, meet impassable ground or run into an enemy it is not
 /// fighting (WRG-AFTER-07, WRG-ROUT-01).
@@ -503,10 +497,11 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
             }
             Verdict::PushedBack { side, distance } => {
                 let (loser, winner) = if side == 0 { (a, b) } else { (b, a) };
-                // Straight back, as far as other units leave room (WRG-AFTER-05).
-                let back = -state.units[loser as usize].facing.vector();
+                // Straight away from the winner (back, if it was struck in front), keeping
+                // its facing, as far as other units leave room (WRG-AFTER-05).
+                let back = state.units[winner as usize].facing.vector();
                 let distance = crate::move_phase::room(data, state, loser, back, distance, winner);
-                step_back(state, loser, distance);
+                state.units[loser as usize].at += back * distance;
                 // The winner follows up as far the same way, keeping contact whichever face
                 // it struck (WRG-TAC-06).
                 let on = back;

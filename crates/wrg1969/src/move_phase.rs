@@ -130,8 +130,9 @@ pub fn caught_from_behind(state: &State, unit: u16, enemy: u16) -> bool {
         && direction_sector(u.facing, e.at - u.at) == Sector::Rear
 }
 
-/// The notes of a push-back carried out (WRG-AFTER-05): the loser pushed straight back
-/// keeping its facing, the winner following up as far the same way, each with its facts;
+/// The notes of a push-back carried out (WRG-AFTER-05): the loser pushed straight away from
+/// the winner (along the winner's facing) keeping its own, the winner following up as far
+/// the same way, each with its facts;
 /// `stood` holds where each unit stood before this after-combat move and is brought up to
 /// date.
 pub fn pushed_back_notes(
@@ -142,7 +143,7 @@ pub fn pushed_back_notes(
 ) -> Vec<Note> {
     use crate::report::{MoveKind, Total};
     let mut out = Vec::with_capacity(2);
-    let Some(dir) = state.units.get(unit as usize).map(|u| -u.facing.vector()) else {
+    let Some(dir) = state.units.get(by as usize).map(|u| u.facing.vector()) else {
         return out;
     };
     for (id, back, inches) in [(unit, true, back_inches), (by, false, followed)] {
