@@ -546,6 +546,11 @@ impl<'a> Run<'a> {
             tries += 1;
             let m = &self.movers[i];
             let (old_p, id) = (m.param, m.id);
+            // Given another move meanwhile (it evaded a skirmisher evading it), this one is
+            // over.
+            if self.slot[id as usize] != Some(i) {
+                return old_p;
+            }
             // Before it has moved, it stands where its way begins (a free turn at the start
             // of the way is part of its move, and may not swing it into others).
             let old = if old_p <= 0.0 { m.track.start } else { m.pose(old_p) };
