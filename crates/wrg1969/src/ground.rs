@@ -107,8 +107,19 @@ pub fn reach_on_table(
         return (first, false);
     }
     let left = (obstacle_allowance(data, troop, allowance) - before).max(0.0);
-    (advance(table, path, &model, left), true)
+    let cut = advance(table, path, &model, left);
+    if crosses_obstacle(data, table, troop, &trim(path, cut.distance)) {
+        return (cut, true);
+    }
+    // The cut allowance does not get it over this period: it goes up to the obstacle with
+    // its whole allowance, and crosses next period (WRG-R-31).
+    let at = first_wall(data, table, troop, &travelled).unwrap_or(0.0);
+    let upto = trim(path, (at - STOP_SHORT_OF_OBSTACLE).max(0.0));
+    (advance(table, &upto, &model, (allowance - before).max(0.0)), false)
 }
+
+/// How far short of a wall or hedge a unit that cannot get over it this period stops.
+const STOP_SHORT_OF_OBSTACLE: f64 = 0.25;
 
 /// Whether the table has any linear obstacle (a wall or hedge) that can cut a period's
 /// allowance (WRG-TERR-01).
