@@ -166,8 +166,20 @@ pub fn pushed_back_notes(
 /// Whether unit `id`, standing where it stands facing `facing`, is clear of every other unit
 /// on the table (in touch is clear; inside is not).
 pub fn clear_of_all(data: &Data, state: &State, id: u16, facing: tabletop::geometry::Facing) -> bool {
+    state.units.get(id as usize).is_some_and(|u| clear_at(data, state, id, u.at, facing))
+}
+
+/// Whether unit `id`, standing at `at` facing `facing`, is clear of every other unit on the
+/// table.
+pub fn clear_at(
+    data: &Data,
+    state: &State,
+    id: u16,
+    at: tabletop::geometry::Point,
+    facing: tabletop::geometry::Facing,
+) -> bool {
     let Some(u) = state.units.get(id as usize) else { return false };
-    let me = sunk(u.block.footprint(data, u.troop, u.at, facing));
+    let me = sunk(u.block.footprint(data, u.troop, at, facing));
     state
         .units
         .iter()
@@ -298,6 +310,33 @@ pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -
         }
         m.limit = a;
         left_table = true;
+    }
+    // It runs through friends as routers do, but does not stop among them, nor inside an
+    // enemy: it stops short at the last place it stands clear (WRG-R-08).
+    if let Some(m) = m.as_mut()
+        && !left_table
+    {
+        let clear = |p: f64| {
+            let pose = m.pose(p);
+            clear_at(data, state, id, pose.at, pose.facing)
+        };
+        if !clear(m.limit) {
+            let steps = (m.limit / 0.25).ceil().max(1.0) as usize;
+            let mut hi = m.limit;
+            for s in 1..=steps {
+                let p = (m.limit * (1.0 - s as f64 / steps as f64)).max(0.0);
+                if clear(p) {
+                    let (mut a, mut b) = (p, hi);
+                    while b - a > 1e-3 {
+                        let mid = 0.5 * (a + b);
+                        if clear(mid) { a = mid } else { b = mid }
+                    }
+                    m.limit = a;
+                    break;
+                }
+                hi = p;
+            }
+        }
     }
     let from = u.at;
     let note = {
