@@ -410,6 +410,8 @@ pub enum Outcome {
     Broke {
         /// The unit.
         unit: u16,
+        /// The note of the step it took turning to run, if it took one.
+        step: Option<Note>,
     },
     /// A unit broke but could not run: half surrendered, the rest broke out (WRG-AFTER-07).
     Surrendered {
@@ -489,11 +491,11 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                     }
                     out.push(Outcome::Surrendered { unit: loser, prisoners });
                 }
-                crate::state::break_unit_from(state, loser, Some(winner));
+                let step = crate::state::break_unit_from(data, state, loser, Some(winner));
                 for id in [a, b] {
                     state.units[id as usize].fight_periods = 0;
                 }
-                out.push(Outcome::Broke { unit: loser });
+                out.push(Outcome::Broke { unit: loser, step });
             }
             Verdict::PushedBack { side, distance } => {
                 let (loser, winner) = if side == 0 { (a, b) } else { (b, a) };

@@ -15,6 +15,7 @@ mod detour;
 mod finish;
 mod intent;
 mod moved;
+pub use moved::moved_note;
 mod mover;
 mod near;
 mod run;
@@ -637,7 +638,7 @@ fn tests_before_charging(
             dice,
         );
         let Some(tk) = taken.into_iter().next() else { continue };
-        notes.push(crate::period::test_note(state, &tk));
+        notes.extend(crate::period::test_notes(state, &tk));
         let effect = tk.outcome.effect;
         let u = state.units[id as usize].clone();
         let mut cx = Cx { data, state, fighting: fights, pad: Default::default() };

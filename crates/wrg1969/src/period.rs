@@ -33,7 +33,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let start_at: Vec<Point> = state.units.iter().map(|u| u.at).collect();
     let movement = crate::move_phase::move_all(data, state, dice);
     notes.extend(movement.notes);
-    notes.extend(movement.tests.iter().map(|t| test_note(state, t)));
+    notes.extend(movement.tests.iter().flat_map(|t| test_notes(state, t)));
     for &(id, why) in &movement.left_table {
         leave(state, id, why, &mut notes);
     }
@@ -86,9 +86,10 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut fell_back: Vec<u16> = Vec::new();
     for o in &outcomes {
         match *o {
-            Fought::Broke { unit } => {
+            Fought::Broke { unit, ref step } => {
                 notes
                     .push(Note::new("WRG-ROUT-01", format!("{} break and run", name(state, unit))));
+                notes.extend(step.clone());
                 let winners: Vec<u16> = rounds
                     .iter()
                     .filter_map(|r| match r.units {
@@ -161,7 +162,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     let mut tested: Vec<u16> = Vec::new();
     loop {
         let taken = crate::test_phase::take_tests(data, state, &triggers, &under_attack, dice);
-        notes.extend(taken.iter().map(|t| test_note(state, t)));
+        notes.extend(taken.iter().flat_map(|t| test_notes(state, t)));
         tested.extend(taken.iter().map(|t| t.unit));
         triggers = crate::test_phase::friends_of_broken(data, state, &mut announced, &tested);
         triggers.retain(|(id, _)| state.units[*id as usize].motion != Motion::Routing);
@@ -424,7 +425,7 @@ fn break_off(
     }
     if how == crate::move_phase::BrokeOff::Routed {
         let back = state.units[id as usize].facing;
-        break_unit(state, id);
+        notes.extend(break_unit(data, state, id));
         // It has already turned its back and run its first period.
         let u = &mut state.units[id as usize];
         u.facing = back;
@@ -572,7 +573,7 @@ fn below_half(
         crate::melee_phase::contacts(data, state).iter().flat_map(|&(a, b)| [a, b]).collect();
     let taken = crate::test_phase::take_tests(data, state, &fallen, under_attack, dice);
     for t in &taken {
-        notes.push(test_note(state, t));
+        notes.extend(test_notes(state, t));
         let in_combat = fighting.contains(&t.unit);
         let blocked = in_combat && crate::melee_phase::cut_off(data, state, t.unit);
         match below_half_consequence(t.outcome.effect, in_combat, blocked) {
@@ -689,6 +690,11 @@ pub fn effect_words(e: Effect) -> String {
             for_periods("move toward the nearest enemy without charging", periods)
         }
     }
+}
+
+/// The note of a test taken, and of any step its unit took turning to run.
+pub fn test_notes(state: &State, t: &Taken) -> impl Iterator<Item = Note> {
+    std::iter::once(test_note(state, t)).chain(t.step.clone())
 }
 
 /// A reaction test told for the log (see [`crate::test_phase::note`]).

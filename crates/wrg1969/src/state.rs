@@ -740,29 +740,63 @@ pub fn give_signal(
 
 /// A unit breaks: it turns its back on the nearest enemy and runs from this period on, its
 /// order closed and any reaction result or pursuit ended (WRG-ROUT-01, WRG-CHORD-12).
-pub fn break_unit(state: &mut State, id: u16) {
-    break_unit_from(state, id, None);
+pub fn break_unit(data: &Data, state: &mut State, id: u16) -> Option<crate::report::Note> {
+    break_unit_from(data, state, id, None)
 }
 
 /// A unit breaks with its back to `enemy` (the nearest enemy not running when `None`): it
 /// runs from this period on, its order closed and any reaction result or pursuit ended
-/// (WRG-ROUT-01, WRG-CHORD-12).
-pub fn break_unit_from(state: &mut State, id: u16, enemy: Option<u16>) {
+/// (WRG-ROUT-01, WRG-CHORD-12). Turning square to its old front, a unit deeper or wider one
+/// way than the other steps off along its new heading as far as it must to stand clear of the
+/// units about it (WRG-R-08).
+/// Returns the note of that step, if it took one.
+#[must_use]
+pub fn break_unit_from(
+    data: &Data,
+    state: &mut State,
+    id: u16,
+    enemy: Option<u16>,
+) -> Option<crate::report::Note> {
     let period = state.period;
-    let Some(u) = state.units.get(id as usize) else { return };
+    let u = state.units.get(id as usize)?;
     // It turns its back on the enemy and runs, square to its old front, once (WRG-ROUT-01).
     let heading = u.rout.is_none().then(|| crate::after::rout_heading(state, id, enemy));
-    let Some(u) = state.units.get_mut(id as usize) else { return };
-    if let Some(heading) = heading {
+    let at = heading.map(|h| {
+        let (w, d) = u.block.size(data, u.troop);
+        let most = (w - d).abs() / 2.0 + 0.05;
+        (0..=10)
+            .map(|k| u.at + h.vector() * (most * k as f64 / 10.0))
+            .find(|&p| crate::move_phase::clear_at(data, state, id, p, h))
+            .unwrap_or(u.at)
+    });
+    let u = state.units.get_mut(id as usize)?;
+    let mut step = None;
+    if let (Some(heading), Some(at)) = (heading, at) {
         u.broke_at = Some(u.at);
         u.rout = Some(Rout { periods: 0, broke_in: period });
         u.facing = heading;
+        if at.distance(u.at) > 1e-9 {
+            step = Some((u.at, at));
+        }
+        u.at = at;
     }
     u.motion = Motion::Routing;
     u.running = None;
     u.pursuit = None;
     u.awaiting_order = false;
     u.standing.close(crate::orders::Closed::Broke);
+    let (from, to) = step?;
+    let u = &state.units[id as usize];
+    let inches = from.distance(to);
+    let text = format!(
+        "{} turn to run and step off {}\" to stand clear",
+        u.name,
+        crate::report::number(inches)
+    );
+    let allowance =
+        crate::report::Total::new("allowance").plus("WRG-R-08", "stepping clear", inches);
+    let kind = crate::report::MoveKind::Rout;
+    Some(crate::move_phase::moved_note(u, kind, (from, to), "WRG-ROUT-01", text, allowance))
 }
 
 /// Starts a new period: units whose new order acts now take it (WRG-CHORD-02, -09, -10);

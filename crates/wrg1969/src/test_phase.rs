@@ -52,6 +52,8 @@ pub struct Taken {
     pub stance: Stance,
     /// For the hold-order follow-up test: whether the holders stay (WRG-RT-10).
     pub holds: Option<bool>,
+    /// The note of the step it took turning to run, if it broke and took one.
+    pub step: Option<Note>,
 }
 
 /// Units that come within 15" of an enemy for the first time (WRG-RT-02).
@@ -374,7 +376,7 @@ pub fn take_tests(
         let Ok(outcome) = work_out(data, &test) else { continue };
         let causes = crate::combat::effective_causes(u.troop, u.status, &u.causes);
         let replaced = u.running.filter(|_| r.trigger.mandatory()).map(|x| x.effect);
-        let taken = Taken {
+        let mut taken = Taken {
             unit: id,
             trigger: r.trigger,
             rolls,
@@ -390,15 +392,16 @@ pub fn take_tests(
             holds: (r.trigger == Trigger::HoldersFollowUp)
                 .then(|| crate::reaction::holders_stay(data, u.class, outcome.score)),
             outcome,
+            step: None,
         };
-        apply(state, &taken);
+        taken.step = apply(data, state, &taken);
         out.push(taken);
     }
     out
 }
 
 /// What a test's result does to the unit and its order.
-fn apply(state: &mut State, t: &Taken) {
+fn apply(data: &Data, state: &mut State, t: &Taken) -> Option<Note> {
     let id = t.unit;
     let u = &mut state.units[id as usize];
     if t.trigger == Trigger::FirstContactRange {
@@ -406,7 +409,7 @@ fn apply(state: &mut State, t: &Taken) {
     }
     // The hold-order follow-up test reads one line of the chart only (WRG-RT-10).
     if t.trigger == Trigger::HoldersFollowUp {
-        return;
+        return None;
     }
     match t.outcome.order {
         OrderFate::Cancelled => u.standing.close(crate::orders::Closed::Displaced),
@@ -414,13 +417,14 @@ fn apply(state: &mut State, t: &Taken) {
         OrderFate::Kept | OrderFate::Suspended => {}
     }
     match t.outcome.effect {
-        Effect::Break => crate::state::break_unit(state, id),
+        Effect::Break => return crate::state::break_unit(data, state, id),
         e => {
             if matches!(e, Effect::HaltDisorganised { .. }) {
                 // The pursuit halts (WRG-RRES-07, WRG-R-41).
                 u.pursuit = None;
             }
             u.running = Running::start(e);
+            None
         }
     }
 }

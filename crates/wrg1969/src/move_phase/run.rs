@@ -890,7 +890,8 @@ impl<'a> Run<'a> {
             }
             self.out.notes.push(note);
             if swept_away && !routing(&self.state.units[f as usize]) {
-                crate::state::break_unit(self.state, f);
+                let step = crate::state::break_unit(self.data, self.state, f);
+                self.out.notes.extend(step);
                 self.state.units[f as usize].facing = heading;
                 self.stop_unit(f);
                 self.out.notes.push(Note::new(
