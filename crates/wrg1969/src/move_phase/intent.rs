@@ -141,7 +141,8 @@ impl Cx<'_> {
                 left,
                 &mut self.pad.split,
             );
-            r.limit = turns + adv.distance;
+            // A turn it cannot finish takes the whole allowance.
+            r.limit = turns.min(allowance.max(0.0) / r.turn_rate) + adv.distance;
             r.rate = allowance.max(0.0) / super::mover::STEPS as f64;
         } else if crate::moves::can_manhandle(self.data, u.troop, u.block.figures).is_ok() {
             let (_, depth) = u.block.size(self.data, u.troop);

@@ -33,10 +33,18 @@ pub fn tell(run: &mut Run, start: &[Start]) {
             by_unit[m.id as usize].push(k);
         }
     }
+    let mut steps: Vec<(u16, usize, Option<Note>)> =
+        std::mem::take(&mut run.steps_off).into_iter().map(|(u, b, n)| (u, b, Some(n))).collect();
     for (id, ks) in by_unit.iter().enumerate() {
         let mut i = 0;
         while i < ks.len() {
             let first = ks[i];
+            // Steps taken turning to run before this move (see `Run::steps_off`).
+            for (u, before, note) in steps.iter_mut() {
+                if *u as usize == id && *before <= first {
+                    run.out.notes.extend(note.take());
+                }
+            }
             let mut told = Told { first, last: first, spent: 0.0, parts: Vec::new() };
             let mut travel = 0.0;
             while i < ks.len() && run.movers[ks[i]].kind == run.movers[first].kind {
@@ -57,6 +65,11 @@ pub fn tell(run: &mut Run, start: &[Start]) {
             let source = start.get(id).and_then(|s| s.source.as_ref());
             let note = note(run, id, source, &told);
             run.out.notes.push(note);
+        }
+        for (u, _, note) in steps.iter_mut() {
+            if *u as usize == id {
+                run.out.notes.extend(note.take());
+            }
         }
     }
 }

@@ -56,6 +56,10 @@ pub struct Run<'a> {
     pub moved: Vec<f64>,
     /// Units in hand-to-hand at the start.
     pub fighting: Vec<bool>,
+    /// Units that broke in the movement and stepped off to stand clear as they turned: the
+    /// unit, how many moves had been given out by then, and the note of the step (told among
+    /// the unit's moves, in order).
+    pub steps_off: Vec<(u16, usize, Note)>,
     /// Routers that swerved round a friend, and which.
     swerved: Vec<(u16, u16)>,
     /// Each unit's frontage and depth, and half its diagonal.
@@ -97,6 +101,7 @@ impl<'a> Run<'a> {
             caught: vec![false; n],
             moved: vec![0.0; n],
             fighting,
+            steps_off: Vec::new(),
             swerved: Vec::new(),
             hits: Vec::new(),
             pad: Default::default(),
@@ -163,6 +168,13 @@ impl<'a> Run<'a> {
             let units = &self.state.units;
             let near = standards.near(units, &self.sizes, &travel, me, r, short, slack, &pts);
             self.movers[k].near = near;
+        }
+    }
+
+    /// Keeps the note of a step a unit took turning to run, to be told among its moves.
+    fn step_off(&mut self, id: u16, step: Option<Note>) {
+        if let Some(n) = step {
+            self.steps_off.push((id, self.movers.len(), n));
         }
     }
 
@@ -891,7 +903,7 @@ impl<'a> Run<'a> {
             self.out.notes.push(note);
             if swept_away && !routing(&self.state.units[f as usize]) {
                 let step = crate::state::break_unit(self.data, self.state, f);
-                self.out.notes.extend(step);
+                self.step_off(f, step);
                 self.state.units[f as usize].facing = heading;
                 self.stop_unit(f);
                 self.out.notes.push(Note::new(
@@ -1089,8 +1101,9 @@ impl<'a> Run<'a> {
             &[o],
             self.dice,
         );
-        let Some(tk) = taken.into_iter().next() else { return false };
+        let Some(mut tk) = taken.into_iter().next() else { return false };
         let effect = tk.outcome.effect;
+        self.step_off(o, tk.step.take());
         self.out.tests.push(tk);
         if effect == Effect::Break {
             let left = self.time_left();
@@ -1136,8 +1149,9 @@ impl<'a> Run<'a> {
             &[t],
             self.dice,
         );
-        let Some(tk) = taken.into_iter().next() else { return };
+        let Some(mut tk) = taken.into_iter().next() else { return };
         let (effect, score) = (tk.outcome.effect, tk.outcome.score);
+        self.step_off(t, tk.step.take());
         self.out.tests.push(tk);
         let left = self.time_left();
         let tu = self.state.units[t as usize].clone();
