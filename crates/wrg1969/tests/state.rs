@@ -206,12 +206,12 @@ fn wrg_chord_08_a_signal_reaches_units_within_25_inches() {
 // Checks WRG-ROUT-01: a unit that breaks turns its back to run.
 #[test]
 fn wrg_rout_01_a_broken_unit_turns_its_back_once() {
-    let (_, mut st) = hill();
+    let (d, mut st) = hill();
     let before = st.units[0].facing;
-    break_unit(&mut st, 0);
+    let _ = break_unit(&d, &mut st, 0);
     assert_eq!(st.units[0].facing, before.reversed());
     assert!(st.units[0].rout.is_some() && st.units[0].standing.order().is_none());
     // Breaking again while it runs does not turn it round again.
-    break_unit(&mut st, 0);
+    let _ = break_unit(&d, &mut st, 0);
     assert_eq!(st.units[0].facing, before.reversed());
 }

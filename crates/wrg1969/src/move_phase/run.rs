@@ -64,6 +64,8 @@ pub struct Run<'a> {
     swerved: Vec<(u16, u16)>,
     /// Each unit's frontage and depth, and half its diagonal.
     sizes: Vec<(f64, f64, f64)>,
+    /// Where each unit stood when the period's movement began.
+    begin: Vec<Pose>,
     /// Scratch.
     hits: Vec<(u16, Hit)>,
     pad: super::mover::Pad,
@@ -88,6 +90,7 @@ impl<'a> Run<'a> {
                 (w, d, 0.5 * (w * w + d * d).sqrt())
             })
             .collect();
+        let begin = state.units.iter().map(pose_of).collect();
         Run {
             sizes,
             data,
@@ -102,6 +105,7 @@ impl<'a> Run<'a> {
             moved: vec![0.0; n],
             fighting,
             steps_off: Vec::new(),
+            begin,
             swerved: Vec::new(),
             hits: Vec::new(),
             pad: Default::default(),
@@ -274,6 +278,21 @@ impl<'a> Run<'a> {
     /// Puts unit `id` back along its way this period to where its move `k` had spent `at`:
     /// the moves it made after that are undone.
     fn put_back(&mut self, id: usize, k: usize, at: f64) {
+        if k == usize::MAX {
+            // Back where it stood when the period began, every move of it undone.
+            for m in self.movers.iter_mut().filter(|m| m.id as usize == id) {
+                m.param = 0.0;
+                m.undone = true;
+                m.stopped = true;
+                m.held = None;
+                m.lined_up = 0.0;
+            }
+            self.moved[id] = 0.0;
+            let (u, b) = (&mut self.state.units[id], self.begin[id]);
+            u.at = b.at;
+            u.facing = b.facing;
+            return;
+        }
         let gone: f64 = self
             .movers
             .iter()
@@ -330,7 +349,9 @@ impl<'a> Run<'a> {
             let other = if id == a as usize { b } else { a };
             self.put_back(id, k, at);
             let same = self.state.units[other as usize].side == self.state.units[id].side;
-            self.movers[k].held = Some(if same { Held::Friend(other) } else { Held::Short(other) });
+            if let Some(m) = self.movers.get_mut(k) {
+                m.held = Some(if same { Held::Friend(other) } else { Held::Short(other) });
+            }
         }
     }
 
@@ -401,11 +422,18 @@ impl<'a> Run<'a> {
             }
             lost += m.track.travel(0.0, m.param);
         }
-        // Where its first move began, before any free turn.
-        let k = first?;
-        let start = self.movers[k].track.start;
-        let moved = start != pose_of(&units[id]);
-        (moved && !self.fighting[id]).then_some((k, -1.0, lost))
+        // Where its first move began, before any free turn; else where it stood when the
+        // period began (it turned where it stood).
+        if self.fighting[id] {
+            return None;
+        }
+        let here = pose_of(&units[id]);
+        if let Some(k) = first
+            && self.movers[k].track.start != here
+        {
+            return Some((k, -1.0, lost));
+        }
+        (self.begin[id] != here).then_some((usize::MAX, -1.0, lost))
     }
 
     /// Notes where every unit stands at the end of step `s` and how it is moving, for
