@@ -386,7 +386,7 @@ impl<'a> Run<'a> {
 
     /// Where unit `id` last stood clear of everyone along its moves this period: the move,
     /// how far along it, and the inches lost by going back there; `None` if it has not moved
-    /// or cannot go back (it began the period in hand-to-hand).
+    /// nor turned.
     fn clear_place(&self, id: usize) -> Option<(usize, f64, f64)> {
         let units = &self.state.units;
         let clear = |m: &Mover, p: f64| {
@@ -424,9 +424,6 @@ impl<'a> Run<'a> {
         }
         // Where its first move began, before any free turn; else where it stood when the
         // period began (it turned where it stood).
-        if self.fighting[id] {
-            return None;
-        }
         let here = pose_of(&units[id]);
         if let Some(k) = first
             && self.movers[k].track.start != here
