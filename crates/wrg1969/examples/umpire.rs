@@ -109,11 +109,23 @@ fn show(rules: &Arc<Wrg1969>, root: &str, args: &[String], umpire: Umpire) {
         }
         for e in &events {
             if let wrg1969::rules_impl::Event::Noted(n) = e {
-                println!("  [{}] {}", n.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(","), n.text);
+                println!(
+                    "  [{}] {}",
+                    n.rules.iter().map(|r| r.as_str()).collect::<Vec<_>>().join(","),
+                    n.text
+                );
                 if let Some(f @ wrg1969::report::Fact::Moved { .. }) = &n.fact {
                     println!("      {f:?}");
                     for t in &n.totals {
-                        println!("      {} = {}: {:?}", t.what, t.value, t.parts.iter().map(|p| (p.rule.as_str(), p.what.as_str(), p.value)).collect::<Vec<_>>());
+                        println!(
+                            "      {} = {}: {:?}",
+                            t.what,
+                            t.value,
+                            t.parts
+                                .iter()
+                                .map(|p| (p.rule.as_str(), p.what.as_str(), p.value))
+                                .collect::<Vec<_>>()
+                        );
                     }
                 }
             }
@@ -122,8 +134,15 @@ fn show(rules: &Arc<Wrg1969>, root: &str, args: &[String], umpire: Umpire) {
             if b.on_table() || a.on_table() {
                 println!(
                     "  {:<40} {:?} ({:.2},{:.2}) f{:.1} -> ({:.2},{:.2}) f{:.1} {:?}",
-                    a.name, a.side, b.at.x, b.at.y, b.facing.bearing_degrees(), a.at.x, a.at.y,
-                    a.facing.bearing_degrees(), a.motion
+                    a.name,
+                    a.side,
+                    b.at.x,
+                    b.at.y,
+                    b.facing.bearing_degrees(),
+                    a.at.x,
+                    a.at.y,
+                    a.facing.bearing_degrees(),
+                    a.motion
                 );
             }
         }

@@ -279,10 +279,16 @@ mod tests {
     #[test]
     fn wrg_terr_01_crossing_a_wall_cuts_the_whole_allowance() {
         let (d, t) = (d(), table(""));
-        let path = [Point::new(37.0, 5.0), Point::new(45.0, 5.0)];
+        let path = [Point::new(38.0, 5.0), Point::new(45.0, 5.0)];
         let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &path, 6.0, 0.0);
         assert!(cut);
         assert!((a.distance - 3.0).abs() < 1e-9, "{a:?}");
+        // 3" from the wall, the cut allowance would not get it over: it goes up to the wall
+        // on its whole allowance and crosses next period (WRG-R-31).
+        let far = [Point::new(37.0, 5.0), Point::new(45.0, 5.0)];
+        let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &far, 6.0, 0.0);
+        assert!(!cut);
+        assert!(a.distance > 2.4 && a.distance < 3.0, "{a:?}");
         // Short of the wall the allowance is whole.
         let short = [Point::new(30.0, 5.0), Point::new(45.0, 5.0)];
         let (a, cut) = reach_on_table(&d, &t, TroopType::MediumInfantry, &short, 6.0, 0.0);

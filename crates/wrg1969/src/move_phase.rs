@@ -166,7 +166,12 @@ pub fn pushed_back_notes(
 
 /// Whether unit `id`, standing where it stands facing `facing`, is clear of every other unit
 /// on the table (in touch is clear; inside is not).
-pub fn clear_of_all(data: &Data, state: &State, id: u16, facing: tabletop::geometry::Facing) -> bool {
+pub fn clear_of_all(
+    data: &Data,
+    state: &State,
+    id: u16,
+    facing: tabletop::geometry::Facing,
+) -> bool {
     state.units.get(id as usize).is_some_and(|u| clear_at(data, state, id, u.at, facing))
 }
 

@@ -128,7 +128,7 @@ fn broken_against_the_table_edge_half_surrender() {
     let r = fight_all(&d, &mut st, &[], &mut dice);
     let o = carry_out(&d, &mut st, &r);
     assert!(o.contains(&Outcome::Surrendered { unit: 9, prisoners: 1 }), "{o:?} {:?}", r[0]);
-    assert!(o.contains(&Outcome::Broke { unit: 9 }));
+    assert!(o.iter().any(|x| matches!(x, Outcome::Broke { unit: 9, .. })));
     assert_eq!(st.units[9].motion, Motion::Routing);
     assert!((st.units[9].facing.bearing_degrees() - 180.0).abs() < 1e-9);
 }

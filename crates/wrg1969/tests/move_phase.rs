@@ -476,7 +476,7 @@ fn routers(periods: u32) -> (Data, State) {
     let (d, mut st) = only(&[0, 11]);
     st.units[11].troop = TroopType::MediumInfantry;
     st.units[11].block = Block::new(40, 20);
-    break_unit(&mut st, 11);
+    let _ = break_unit(&d, &mut st, 11);
     place(&mut st, 11, 30.0, 30.0, 0.0);
     st.units[11].rout = Some(Rout { periods, broke_in: 0 });
     place(&mut st, 0, 30.0, 20.0, 0.0);

@@ -4,10 +4,10 @@
 //! countercharge, routers meet friends, units leave the table (WRG-MOVE-01, WRG-R-08, -10,
 //! WRG-RT-03, -12, -13, WRG-MOVE-08 .. -12, WRG-ORD-08, WRG-ROUT-05 .. -07, WRG-LEAVE).
 
-use super::{Movement, sunk};
 use super::intent::{Cx, pose_of, rout_mover, run_straight, running_mover};
 use super::mover::{EPS, Held, Kind, Mover, STEPS, footprint, routing};
 use super::track::{Pose, Track};
+use super::{Movement, sunk};
 use crate::Data;
 use crate::after::{Left, Swerve};
 use crate::combat::Cause;
@@ -334,10 +334,14 @@ impl<'a> Run<'a> {
             let mut best: Option<(usize, usize, f64, f64)> = None;
             for (me, other) in [(a, b), (b, a)] {
                 let Some((k, at, lost)) = self.clear_place(me as usize) else { continue };
-                let threaded = self.movers.iter().any(|m| {
-                    m.id == me && m.threaded.iter().any(|&(f, _)| f == other)
-                });
-                let cost = if threaded { lost - 1e6 } else { lost };
+                let threaded = self
+                    .movers
+                    .iter()
+                    .any(|m| m.id == me && m.threaded.iter().any(|&(f, _)| f == other));
+                // The one passing through goes back; of two passing through each other, the
+                // light infantry, who make way for formed troops.
+                let light = self.state.units[me as usize].troop.is_light_infantry();
+                let cost = lost - if threaded { 1e6 } else { 0.0 } - if light { 1e3 } else { 0.0 };
                 if best.is_none_or(|b| cost < b.3) {
                     best = Some((me as usize, k, at, cost));
                 }
@@ -361,7 +365,8 @@ impl<'a> Run<'a> {
         u.side == v.side && (routing(u) || routing(v))
     }
 
-    /// The first two units on the table that overlap and may not (leaving out `stuck` pairs).
+    /// The first two units on the table that overlap and may not, and did not when the period
+    /// began (leaving out `stuck` pairs).
     fn overlap(&self, stuck: &[(u16, u16)]) -> Option<(u16, u16)> {
         let units = &self.state.units;
         let feet: Vec<Option<tabletop::geometry::Rect>> =
@@ -376,6 +381,14 @@ impl<'a> Run<'a> {
                     || self.may_overlap(i, j)
                     || stuck.contains(&(i as u16, j as u16))
                 {
+                    continue;
+                }
+                // Only what this period's moves did is undone.
+                let began = |k: usize| {
+                    let (u, p) = (&units[k], self.begin[k]);
+                    sunk(u.block.footprint(self.data, u.troop, p.at, p.facing))
+                };
+                if began(i).overlaps(&began(j)) {
                     continue;
                 }
                 return Some((i as u16, j as u16));
