@@ -417,7 +417,7 @@ fn apply(data: &Data, state: &mut State, t: &Taken) -> Option<Note> {
         OrderFate::Kept | OrderFate::Suspended => {}
     }
     match t.outcome.effect {
-        Effect::Break => return crate::state::break_unit(data, state, id),
+        Effect::Break => crate::state::break_unit(data, state, id),
         e => {
             if matches!(e, Effect::HaltDisorganised { .. }) {
                 // The pursuit halts (WRG-RRES-07, WRG-R-41).
