@@ -748,7 +748,7 @@ pub fn break_unit(data: &Data, state: &mut State, id: u16) -> Option<crate::repo
 /// runs from this period on, its order closed and any reaction result or pursuit ended
 /// (WRG-ROUT-01, WRG-CHORD-12). Turning square to its old front, a unit deeper or wider one
 /// way than the other steps off along its new heading as far as it must to stand clear of the
-/// units about it (WRG-R-08).
+/// units about it; with no room for that, it turns about where it stands (WRG-R-08).
 /// Returns the note of that step, if it took one.
 #[must_use]
 pub fn break_unit_from(
@@ -760,18 +760,21 @@ pub fn break_unit_from(
     let period = state.period;
     let u = state.units.get(id as usize)?;
     // It turns its back on the enemy and runs, square to its old front, once (WRG-ROUT-01).
-    let heading = u.rout.is_none().then(|| crate::after::rout_heading(state, id, enemy));
-    let at = heading.map(|h| {
+    let turn = u.rout.is_none().then(|| {
+        let h = crate::after::rout_heading(state, id, enemy);
         let (w, d) = u.block.size(data, u.troop);
         let most = (w - d).abs() / 2.0 + 0.05;
-        (0..=10)
-            .map(|k| u.at + h.vector() * (most * k as f64 / 10.0))
-            .find(|&p| crate::move_phase::clear_at(data, state, id, p, h))
-            .unwrap_or(u.at)
+        let clear = |p: Point, f: Facing| crate::move_phase::clear_at(data, state, id, p, f);
+        let stepped = (0..=10).map(|k| u.at + h.vector() * (most * k as f64 / 10.0));
+        // With no room to turn aside, it turns about where it stands (the same ground).
+        stepped.map(|p| (h, p)).find(|&(h, p)| clear(p, h)).unwrap_or_else(|| {
+            let about = u.facing.reversed();
+            if clear(u.at, about) { (about, u.at) } else { (h, u.at) }
+        })
     });
     let u = state.units.get_mut(id as usize)?;
     let mut step = None;
-    if let (Some(heading), Some(at)) = (heading, at) {
+    if let Some((heading, at)) = turn {
         u.broke_at = Some(u.at);
         u.rout = Some(Rout { periods: 0, broke_in: period });
         u.facing = heading;
