@@ -408,6 +408,31 @@ pub(super) fn spent(
     total
 }
 
+/// Shortens a way worked out round obstacles (a swerve, a detour) so that what it spends,
+/// the going and the loss for going round counted, stays within its allowance.
+pub(super) fn fit_to_budget(data: &Data, state: &State, u: &Unit, m: &mut Mover) {
+    let spent_at = |m: &mut Mover, p: f64| {
+        let keep = m.param;
+        m.param = p;
+        let s = spent(data, state, u, m, &mut Vec::new());
+        m.param = keep;
+        s
+    };
+    if spent_at(m, m.limit) <= m.budget + 1e-9 {
+        return;
+    }
+    let (mut a, mut b) = (0.0, m.limit);
+    for _ in 0..40 {
+        let mid = 0.5 * (a + b);
+        if spent_at(m, mid) <= m.budget + 1e-9 {
+            a = mid;
+        } else {
+            b = mid;
+        }
+    }
+    m.limit = a;
+}
+
 /// The cost of the ground along `legs`, each kind of going with its rule.
 fn ground(
     data: &Data,
