@@ -636,11 +636,13 @@ impl<'a> Umpire<'a> {
                     self.expect(close(inches, l.measured, 1e-6), || {
                         here(&format!("an advance of {} priced over {inches} inches", l.measured))
                     });
-                    let (rule, value, either) = direction_of(self.rules, &l.from, d);
+                    let (rule, value, other) = direction_of(self.rules, &l.from, d);
                     let ok = mine.iter().filter(|i| i.inches.is_some()).all(|i| {
                         i.factors.last().is_some_and(|f| {
-                            (f.rule.as_str() == rule || (either && f.rule.as_str() == "MOV-DIR-03"))
-                                && close(f.value, value, 1e-12)
+                            (f.rule.as_str() == rule && close(f.value, value, 1e-12))
+                                || other.is_some_and(|(r, v)| {
+                                    f.rule.as_str() == r && close(f.value, v, 1e-12)
+                                })
                         })
                     });
                     self.expect(ok, || {
@@ -1071,20 +1073,32 @@ fn rate_of(rules: &Movement, u: &Unit) -> f64 {
 /// The direction factor of a displacement from a pose, worked out here (MOV-DIR-04: 45° and
 /// less is forward; a circle has no flank or rear). The third value is true on the boundary
 /// between the rear and a flank (135° exactly), where both cost ×2 and either name will do.
-fn direction_of(rules: &Movement, from: &Pose, d: Vec2) -> (&'static str, f64, bool) {
+/// The direction rule and factor of a step `d` from `from`, and, for a step within rounding of
+/// a sector's edge (45° or 135° off the facing), the rule and factor of the sector across it.
+fn direction_of(
+    rules: &Movement,
+    from: &Pose,
+    d: Vec2,
+) -> (&'static str, f64, Option<(&'static str, f64)>) {
     let f = &rules.data.facing.direction;
     if from.formation == Formation::Circle {
-        return ("MOV-FORM-04", f.forward, false);
+        return ("MOV-FORM-04", f.forward, None);
     }
     let (v, dn) = (from.facing.vector(), d.normalized().unwrap_or(from.facing.vector()));
     let cos = v.dot(dn);
     let half = std::f64::consts::FRAC_1_SQRT_2;
+    let edge = |c: f64| (cos - c).abs() < 1e-7;
+    let side = ("MOV-DIR-03", f.sideways);
     if cos >= half - 1e-9 {
-        ("MOV-DIR-01", f.forward, false)
+        ("MOV-DIR-01", f.forward, edge(half).then_some(side))
     } else if cos <= -half + 1e-9 {
-        ("MOV-DIR-02", f.backward, (cos + half).abs() < 1e-9)
+        ("MOV-DIR-02", f.backward, edge(-half).then_some(side))
+    } else if edge(half) {
+        ("MOV-DIR-03", f.sideways, Some(("MOV-DIR-01", f.forward)))
+    } else if edge(-half) {
+        ("MOV-DIR-03", f.sideways, Some(("MOV-DIR-02", f.backward)))
     } else {
-        ("MOV-DIR-03", f.sideways, false)
+        ("MOV-DIR-03", f.sideways, None)
     }
 }
 

@@ -487,7 +487,7 @@ pub fn run_straight(
     }
     let mut m = Mover::new(u, cx.data, kind, out, reach);
     m.lost = (allowance - b) - left;
-    super::moved::fit_to_budget(cx.data, cx.state, u, &mut m);
+    super::moved::fit_to_budget(cx.data, cx.state, u, &mut m, allowance);
     Some(m)
 }
 

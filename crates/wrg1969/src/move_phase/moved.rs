@@ -409,8 +409,9 @@ pub(super) fn spent(
 }
 
 /// Shortens a way worked out round obstacles (a swerve, a detour) so that what it spends,
-/// the going and the loss for going round counted, stays within its allowance.
-pub(super) fn fit_to_budget(data: &Data, state: &State, u: &Unit, m: &mut Mover) {
+/// the going and the loss for going round counted, stays within `cap`, what is left of the
+/// allowance.
+pub(super) fn fit_to_budget(data: &Data, state: &State, u: &Unit, m: &mut Mover, cap: f64) {
     let spent_at = |m: &mut Mover, p: f64| {
         let keep = m.param;
         m.param = p;
@@ -418,13 +419,13 @@ pub(super) fn fit_to_budget(data: &Data, state: &State, u: &Unit, m: &mut Mover)
         m.param = keep;
         s
     };
-    if spent_at(m, m.limit) <= m.budget + 1e-9 {
+    if spent_at(m, m.limit) <= cap + 1e-9 {
         return;
     }
     let (mut a, mut b) = (0.0, m.limit);
     for _ in 0..40 {
         let mid = 0.5 * (a + b);
-        if spent_at(m, mid) <= m.budget + 1e-9 {
+        if spent_at(m, mid) <= cap + 1e-9 {
             a = mid;
         } else {
             b = mid;

@@ -918,7 +918,7 @@ impl<'a> Run<'a> {
             m.leaves = true;
             m.allow = self.movers[i].allow;
             m.lost = remaining - left;
-            super::moved::fit_to_budget(data, self.state, &u, &mut m);
+            super::moved::fit_to_budget(data, self.state, &u, &mut m, remaining);
             m.passed = self.movers[i].passed.clone();
             self.set_mover(m, self.step);
             self.out.notes.push(Note::new(
