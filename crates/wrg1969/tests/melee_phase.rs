@@ -191,3 +191,31 @@ fn wrg_champ_01_lapping_round_and_the_second_rank_in_play() {
     let mut dice = ScriptedDice::new([3, 4, 4, 2]);
     assert_eq!(fight_all(&d, &mut st, &[], &mut dice)[0].figures[0], 3 + 3 + 7);
 }
+
+// Checks WRG-AFTER-05, WRG-TAC-06: struck in flank, the loser is pushed away from the winner
+// (along the winner's facing), not back into it, and the winner follows the same way.
+#[test]
+fn a_unit_struck_in_flank_is_pushed_away_from_its_attacker() {
+    use wrg1969::melee_phase::{Outcome, carry_out};
+    let (d, mut st) = charged();
+    // The warband faces east, its flank against the legion's front.
+    let (_, legion_depth) = st.units[0].block.size(&d, st.units[0].troop);
+    let (warband_width, _) = st.units[11].block.size(&d, st.units[11].troop);
+    let front = st.units[0].at.y + legion_depth / 2.0;
+    st.units[11].facing = Facing::from_bearing_degrees(90.0);
+    st.units[11].at = Vec2::new(st.units[0].at.x, front + warband_width / 2.0);
+    st.units[11].motion = Motion::Still;
+    st.units[0].motion = Motion::Charged;
+    let before = [st.units[0].at, st.units[11].at];
+    let mut dice = ScriptedDice::new([3, 4, 4, 2]);
+    let r = fight_all(&d, &mut st, &[], &mut dice);
+    let o = carry_out(&d, &mut st, &r);
+    let Some(&Outcome::PushedBack { unit: 11, by: 0, distance, followed }) = o.first() else {
+        panic!("not pushed back: {o:?}");
+    };
+    // Both moved the legion's way (north), as far as each other.
+    let (moved_w, moved_l) = (st.units[11].at - before[1], st.units[0].at - before[0]);
+    assert!(moved_w.x.abs() < 1e-9 && (moved_w.y - distance).abs() < 1e-9, "{moved_w:?}");
+    assert!(moved_l.x.abs() < 1e-9 && (moved_l.y - followed).abs() < 1e-9, "{moved_l:?}");
+    assert_eq!(contacts(&d, &st), vec![(0, 11)]);
+}
