@@ -326,22 +326,8 @@ pub fn break_off_run(data: &Data, state: &mut State, id: u16, enemies: &[u16]) -
             let pose = m.pose(p);
             clear_at(data, state, id, pose.at, pose.facing)
         };
-        if !clear(m.limit) {
-            let steps = (m.limit / 0.25).ceil().max(1.0) as usize;
-            let mut hi = m.limit;
-            for s in 1..=steps {
-                let p = (m.limit * (1.0 - s as f64 / steps as f64)).max(0.0);
-                if clear(p) {
-                    let (mut a, mut b) = (p, hi);
-                    while b - a > 1e-3 {
-                        let mid = 0.5 * (a + b);
-                        if clear(mid) { a = mid } else { b = mid }
-                    }
-                    m.limit = a;
-                    break;
-                }
-                hi = p;
-            }
+        if let Some(p) = run::last_clear(m.limit, clear) {
+            m.limit = p;
         }
     }
     let from = u.at;

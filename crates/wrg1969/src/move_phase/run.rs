@@ -278,15 +278,16 @@ impl<'a> Run<'a> {
     /// Puts unit `id` back along its way this period to where its move `k` had spent `at`:
     /// the moves it made after that are undone.
     fn put_back(&mut self, id: usize, k: usize, at: f64) {
+        let undo = |m: &mut Mover| {
+            m.param = 0.0;
+            m.undone = true;
+            m.stopped = true;
+            m.held = None;
+            m.lined_up = 0.0;
+        };
         if k == usize::MAX {
             // Back where it stood when the period began, every move of it undone.
-            for m in self.movers.iter_mut().filter(|m| m.id as usize == id) {
-                m.param = 0.0;
-                m.undone = true;
-                m.stopped = true;
-                m.held = None;
-                m.lined_up = 0.0;
-            }
+            self.movers.iter_mut().filter(|m| m.id as usize == id).for_each(undo);
             self.moved[id] = 0.0;
             let (u, b) = (&mut self.state.units[id], self.begin[id]);
             u.at = b.at;
@@ -302,11 +303,7 @@ impl<'a> Run<'a> {
             .sum();
         for (j, m) in self.movers.iter_mut().enumerate() {
             if m.id as usize == id && j > k {
-                m.param = 0.0;
-                m.undone = true;
-                m.stopped = true;
-                m.held = None;
-                m.lined_up = 0.0;
+                undo(m);
             }
         }
         let m = &mut self.movers[k];
@@ -422,16 +419,10 @@ impl<'a> Run<'a> {
             if m.param <= 0.0 {
                 continue;
             }
-            // Back along the move in short steps, then closer in on the last place clear.
-            let steps = (m.param / 0.25).ceil().max(1.0) as usize;
-            let mut hi = m.param;
-            for s in 1..=steps {
-                let p = (m.param * (1.0 - s as f64 / steps as f64)).max(0.0);
-                if clear(m, p) {
-                    let at = bisect(p, hi, |q| clear(m, q));
-                    return Some((k, at, lost + m.track.travel(at, m.param)));
-                }
-                hi = p;
+            // Back from where this move ended (where the unit stands, or its next move began).
+            let below = (m.param - 1e-6).max(0.0);
+            if let Some(at) = last_clear(below, |q| clear(m, q)) {
+                return Some((k, at, lost + m.track.travel(at, m.param)));
             }
             lost += m.track.travel(0.0, m.param);
         }
@@ -1321,14 +1312,8 @@ impl<'a> Run<'a> {
                 None => {
                     // No way to run: they turn their backs where they stand, if there is
                     // room to.
-                    let u = &self.state.units[t as usize];
-                    let turned = sunk(u.block.footprint(data, u.troop, u.at, back));
-                    let room = self.state.units.iter().enumerate().all(|(o, v)| {
-                        o == t as usize
-                            || !v.on_table()
-                            || !turned.overlaps(&sunk(footprint(data, v)))
-                    });
-                    if room {
+                    let at = self.state.units[t as usize].at;
+                    if super::clear_at(data, self.state, t, at, back) {
                         self.state.units[t as usize].facing = back;
                     }
                 }
@@ -1378,6 +1363,24 @@ impl<'a> Run<'a> {
             self.movers[ci].stopped = false;
         }
     }
+}
+
+/// The farthest point back along a way from `top` (down to 0) where `ok` holds: sampled
+/// every quarter-inch going back, then closed in on; `None` if it holds nowhere.
+pub(super) fn last_clear(top: f64, ok: impl Fn(f64) -> bool) -> Option<f64> {
+    if ok(top) {
+        return Some(top);
+    }
+    let steps = (top / 0.25).ceil().max(1.0) as usize;
+    let mut hi = top;
+    for s in 1..=steps {
+        let p = (top * (1.0 - s as f64 / steps as f64)).max(0.0);
+        if ok(p) {
+            return Some(bisect(p, hi, &ok));
+        }
+        hi = p;
+    }
+    None
 }
 
 /// The largest `p` in `[lo, hi]` for which `ok` holds, given that it holds at `lo`.
