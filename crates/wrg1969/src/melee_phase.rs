@@ -430,6 +430,9 @@ pub enum Outcome {
         distance: f64,
         /// Inches the winner followed up.
         followed: f64,
+        /// The test of a winner with a hold order whether it follows up (WRG-RT-10), if it
+        /// took one; when it stays, `followed` is 0.
+        held: Option<Note>,
     },
     /// A unit fell back (WRG-AFTER-02, -04).
     FellBack {
@@ -471,7 +474,12 @@ pub fn cut_off(data: &Data, state: &State, id: u16) -> bool {
 /// Carries out the verdicts of this period's rounds: breaks (with surrender when the unit
 /// cannot run), push-backs with the winners following up, and fall-backs
 /// (WRG-AFTER-01 .. -07, WRG-ROUT-01, WRG-DIS-06).
-pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcome> {
+pub fn carry_out(
+    data: &Data,
+    state: &mut State,
+    rounds: &[Round],
+    dice: &mut dyn DiceSource,
+) -> Vec<Outcome> {
     let mut out = Vec::new();
     for r in rounds {
         let [a, b] = r.units;
@@ -505,13 +513,22 @@ pub fn carry_out(data: &Data, state: &mut State, rounds: &[Round]) -> Vec<Outcom
                 let distance = crate::move_phase::room(data, state, loser, back, distance, winner);
                 state.units[loser as usize].at += back * distance;
                 // The winner follows up as far the same way, keeping contact whichever face
-                // it struck (WRG-TAC-06).
+                // it struck (WRG-TAC-06), unless it holds and its test lets it stay where it
+                // stood (WRG-RT-10).
                 let on = back;
-                let followed = crate::move_phase::room(data, state, winner, on, distance, loser);
+                let held =
+                    crate::test_phase::holders_stay(data, state, loser, winner, distance, dice);
+                let stays = held.as_ref().is_some_and(|h| h.1);
+                let followed = if stays {
+                    0.0
+                } else {
+                    crate::move_phase::room(data, state, winner, on, distance, loser)
+                };
                 let w = &mut state.units[winner as usize];
                 w.at += on * followed;
-                w.motion = Motion::Charged;
-                out.push(Outcome::PushedBack { unit: loser, by: winner, distance, followed });
+                w.motion = if stays { Motion::Still } else { Motion::Charged };
+                let held = held.map(|h| h.0);
+                out.push(Outcome::PushedBack { unit: loser, by: winner, distance, followed, held });
             }
             // Fall-backs are made in the next period's movement (WRG-AFTER-02, -04).
             Verdict::MountedFallBack { side, distance } => {

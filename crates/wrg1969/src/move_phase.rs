@@ -201,7 +201,8 @@ pub fn sunk(r: tabletop::geometry::Rect) -> tabletop::geometry::Rect {
 }
 
 /// How far a unit can go straight along `dir`, up to `most` inches, before its footprint would
-/// overlap another unit (but `ignore`, the enemy it fights) or leave the table.
+/// overlap another unit or leave the table. `ignore`, the enemy it fights, is in touch: the
+/// unit may go away from it or along it but not into it (unless the two already overlap).
 pub fn room(
     data: &Data,
     state: &State,
@@ -217,9 +218,17 @@ pub fn room(
         .filter(|o| o.id != id && o.id != ignore && o.on_table())
         .map(|o| footprint(data, o))
         .collect();
+    let fought = state
+        .units
+        .get(ignore as usize)
+        .filter(|o| o.id != id && o.on_table())
+        .map(|o| sunk(footprint(data, o)))
+        .filter(|f| !f.overlaps(&footprint(data, u)));
     let free = |d: f64| {
         let r = u.block.footprint(data, u.troop, u.at + dir * d, u.facing);
-        state.table.contains_rect(&r) && !others.iter().any(|o| o.overlaps(&r))
+        state.table.contains_rect(&r)
+            && !others.iter().any(|o| o.overlaps(&r))
+            && !fought.is_some_and(|f| f.overlaps(&r))
     };
     if free(most) {
         return most;
@@ -544,10 +553,20 @@ pub fn move_all(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Mo
     declare(&mut run);
     run.steps();
     // Chargers in contact line up on the face they struck (WRG-MELEE-01).
-    // Lining up is paid from what is left of the charge (WRG-MOVE-04).
+    // Lining up is paid from what is left of the charge (WRG-MOVE-04). A charger that met
+    // more than one enemy lines up once, on the first it struck.
+    let mut lined: Vec<u16> = Vec::new();
     for k in 0..run.out.charges.len() {
         let (charger, target) = run.out.charges[k];
+        if lined.contains(&charger) {
+            continue;
+        }
+        lined.push(charger);
         let Some((last, left)) = moved::left_of_move(&run, charger) else { continue };
+        // One that has since turned to another move (it falls back) does not line up.
+        if !matches!(run.movers[last].kind, Kind::Charge { .. } | Kind::Counter { .. }) {
+            continue;
+        }
         let shift = crate::contact::line_up_within(data, run.state, charger, target, left);
         run.movers[last].lined_up = shift;
     }

@@ -82,7 +82,7 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
     notes.extend(crate::riders::caught(data, state, dice));
     // Where each unit stands before the after-combat moves, for their notes.
     let mut stood: Vec<Point> = state.units.iter().map(|u| u.at).collect();
-    let outcomes = crate::melee_phase::carry_out(data, state, &rounds);
+    let outcomes = crate::melee_phase::carry_out(data, state, &rounds, dice);
     let mut fell_back: Vec<u16> = Vec::new();
     for o in &outcomes {
         match *o {
@@ -112,25 +112,18 @@ pub fn resolve(data: &Data, state: &mut State, dice: &mut dyn DiceSource) -> Vec
                 ));
                 general_surrenders(data, state, unit, &mut notes);
             }
-            Fought::PushedBack { unit, by, distance, followed } => {
-                // Hold-order infantry may stay rather than follow up (WRG-RT-10).
-                let stay = crate::test_phase::holders_stay(
-                    data, state, unit, by, followed, dice, &mut notes,
-                );
+            Fought::PushedBack { unit, by, distance, followed, ref held } => {
+                // A holder's test whether to follow up (WRG-RT-10) comes first.
+                notes.extend(held.clone());
                 let mut moved = crate::move_phase::pushed_back_notes(
                     state,
                     &mut stood,
                     [unit, by],
                     [distance, followed],
                 );
-                if stay {
+                if followed <= 0.0 && held.is_some() {
                     // The holders stayed where they stood: no follow-up to tell.
                     moved.truncate(1);
-                    if let (Some(at), Some(u)) =
-                        (stood.get_mut(by as usize), state.units.get(by as usize))
-                    {
-                        *at = u.at;
-                    }
                 }
                 notes.extend(moved);
             }

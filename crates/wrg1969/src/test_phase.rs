@@ -241,10 +241,9 @@ pub fn optional_tests(
 }
 
 /// Standing infantry with a hold order that have thrown back an infantry attack (`winner`
-/// pushed `loser` back `inches` and has followed up): they test, and stay where they stood
-/// only if they score below their uncontrolled advance on chart 1; otherwise they follow up
-/// (WRG-RT-10). The test is told in `notes`; returns whether they stay (their follow-up
-/// undone).
+/// has pushed `loser` back `inches`): they test, and stay where they stand only if they score
+/// below their uncontrolled advance on chart 1; otherwise they follow up (WRG-RT-10). Returns
+/// the test's note and whether they stay, or `None` when no test is due.
 pub fn holders_stay(
     data: &Data,
     state: &mut State,
@@ -252,27 +251,16 @@ pub fn holders_stay(
     winner: u16,
     inches: f64,
     dice: &mut dyn DiceSource,
-    notes: &mut Vec<Note>,
-) -> bool {
-    let (Some(w), Some(l)) = (state.units.get(winner as usize), state.units.get(loser as usize))
-    else {
-        return false;
-    };
+) -> Option<(Note, bool)> {
+    let (w, l) = (state.units.get(winner as usize)?, state.units.get(loser as usize)?);
     let holding =
         matches!(w.standing.order().map(|o| &o.verb), Some(crate::orders::Verb::Hold { .. }));
-    if !(holding && w.troop.is_infantry() && l.troop.is_infantry()) {
-        return false;
+    if !(holding && w.troop.is_infantry() && l.troop.is_infantry()) || inches <= 0.0 {
+        return None;
     }
     let taken = take_tests(data, state, &[(winner, Trigger::HoldersFollowUp)], &[], dice);
-    let Some(t) = taken.first() else { return false };
-    notes.push(note(state, t));
-    let stay = t.holds == Some(true);
-    if stay {
-        let w = &mut state.units[winner as usize];
-        w.at -= w.facing.vector() * inches;
-        w.motion = Motion::Still;
-    }
-    stay
+    let t = taken.first()?;
+    Some((note(state, t), t.holds == Some(true)))
 }
 
 /// The stance a unit's owner asked for in this period's plan (steady when the plan says

@@ -80,8 +80,11 @@ fn the_warband_is_pushed_back_and_the_legion_follows_up() {
     let (d, mut st) = charged();
     let mut dice = ScriptedDice::new([3, 4, 4, 2]);
     let r = fight_all(&d, &mut st, &[], &mut dice);
-    let o = carry_out(&d, &mut st, &r);
-    assert_eq!(o, vec![Outcome::PushedBack { unit: 11, by: 0, distance: 3.0, followed: 3.0 }]);
+    let o = carry_out(&d, &mut st, &r, &mut dice);
+    assert_eq!(
+        o,
+        vec![Outcome::PushedBack { unit: 11, by: 0, distance: 3.0, followed: 3.0, held: None }]
+    );
     assert!((st.units[11].at.y - 10.5).abs() < 1e-9);
     assert!((st.units[0].at.y - 9.0).abs() < 1e-9);
     // Still in contact, the legion now following up.
@@ -103,7 +106,7 @@ fn cavalry_repulsed_by_steady_foot_fall_back_ten() {
     let mut dice = ScriptedDice::new([3, 3, 3, 3]);
     let r = fight_all(&d, &mut st, &[], &mut dice);
     assert!(matches!(r[0].verdict, Verdict::MountedFallBack { side: 1, .. }), "{:?}", r[0]);
-    let o = carry_out(&d, &mut st, &r);
+    let o = carry_out(&d, &mut st, &r, &mut dice);
     assert_eq!(o, vec![Outcome::FellBack { unit: 15, distance: 10.0 }]);
     // They rally back in the next period's movement (WRG-AFTER-02).
     assert!((st.units[15].at.y - 9.0).abs() < 1e-9);
@@ -126,7 +129,7 @@ fn broken_against_the_table_edge_half_surrender() {
     st.units[10].motion = Motion::Charged;
     let mut dice = ScriptedDice::new([3, 3, 3, 6]);
     let r = fight_all(&d, &mut st, &[], &mut dice);
-    let o = carry_out(&d, &mut st, &r);
+    let o = carry_out(&d, &mut st, &r, &mut dice);
     assert!(o.contains(&Outcome::Surrendered { unit: 9, prisoners: 1 }), "{o:?} {:?}", r[0]);
     assert!(o.iter().any(|x| matches!(x, Outcome::Broke { unit: 9, .. })));
     assert_eq!(st.units[9].motion, Motion::Routing);
@@ -209,8 +212,8 @@ fn a_unit_struck_in_flank_is_pushed_away_from_its_attacker() {
     let before = [st.units[0].at, st.units[11].at];
     let mut dice = ScriptedDice::new([3, 4, 4, 2]);
     let r = fight_all(&d, &mut st, &[], &mut dice);
-    let o = carry_out(&d, &mut st, &r);
-    let Some(&Outcome::PushedBack { unit: 11, by: 0, distance, followed }) = o.first() else {
+    let o = carry_out(&d, &mut st, &r, &mut dice);
+    let Some(&Outcome::PushedBack { unit: 11, by: 0, distance, followed, .. }) = o.first() else {
         panic!("not pushed back: {o:?}");
     };
     // Both moved the legion's way (north), as far as each other.

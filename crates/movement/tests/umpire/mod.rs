@@ -637,16 +637,30 @@ impl<'a> Umpire<'a> {
                         here(&format!("an advance of {} priced over {inches} inches", l.measured))
                     });
                     let (rule, value, other) = direction_of(self.rules, &l.from, d);
-                    let ok = mine.iter().filter(|i| i.inches.is_some()).all(|i| {
-                        i.factors.last().is_some_and(|f| {
-                            (f.rule.as_str() == rule && close(f.value, value, 1e-12))
-                                || other.is_some_and(|(r, v)| {
-                                    f.rule.as_str() == r && close(f.value, v, 1e-12)
-                                })
-                        })
-                    });
+                    // A step of no length (a rounding's worth) has no direction to check.
+                    let ok = d.length() < 1e-9
+                        || mine.iter().filter(|i| i.inches.is_some()).all(|i| {
+                            i.factors.last().is_some_and(|f| {
+                                (f.rule.as_str() == rule && close(f.value, value, 1e-12))
+                                    || other.is_some_and(|(r, v)| {
+                                        f.rule.as_str() == r && close(f.value, v, 1e-12)
+                                    })
+                            })
+                        });
                     self.expect(ok, || {
-                        here(&format!("an advance's direction factor is not {rule} ×{value}"))
+                        let said: Vec<String> = mine
+                            .iter()
+                            .filter_map(|i| i.factors.last())
+                            .map(|f| format!("{} ×{}", f.rule, f.value))
+                            .collect();
+                        let cos = l.from.facing.vector().dot(d.normalized().unwrap_or_default());
+                        here(&format!(
+                            "an advance's direction factor is not {rule} ×{value} \
+                             (the move says {}; {:.4}° off the facing, {d:?} from {:?})",
+                            said.join(", "),
+                            cos.clamp(-1.0, 1.0).acos().to_degrees(),
+                            l.from
+                        ))
                     });
                     self.passes(&st, &u, l.from, d, *kind, &here);
                 }

@@ -33,8 +33,10 @@ pub fn tell(run: &mut Run, start: &[Start]) {
             by_unit[m.id as usize].push(k);
         }
     }
-    let mut steps: Vec<(u16, usize, Option<Note>)> =
-        std::mem::take(&mut run.steps_off).into_iter().map(|(u, b, n)| (u, b, Some(n))).collect();
+    let mut steps: Vec<(u16, usize, Option<Note>)> = std::mem::take(&mut run.steps_off)
+        .into_iter()
+        .map(|(u, b, n, _)| (u, b, Some(n)))
+        .collect();
     for (id, ks) in by_unit.iter().enumerate() {
         let mut i = 0;
         while i < ks.len() {
@@ -77,7 +79,9 @@ pub fn tell(run: &mut Run, start: &[Start]) {
 /// The last move of a unit this period and what is left of its allowance: the first move of
 /// its last run of moves of one kind had the allowance, and each spent some of it.
 pub fn left_of_move(run: &Run, id: u16) -> Option<(usize, f64)> {
-    let last = run.slot.get(id as usize).copied().flatten()?;
+    // The last of its moves that stands: moves undone at the end of the movement are not.
+    let slot = run.slot.get(id as usize).copied().flatten()?;
+    let last = (0..=slot).rev().find(|&k| run.movers[k].id == id && !run.movers[k].undone)?;
     let kind = run.movers[last].kind;
     let mut first = last;
     let mut spent_all = 0.0;
@@ -196,7 +200,9 @@ fn note(run: &Run, id: usize, source: Option<&Source>, t: &Told) -> Note {
 fn end_of(run: &Run, id: usize, last: usize) -> Point {
     let u = &run.state.units[id];
     let m = &run.movers[last];
-    let later = run.movers[last + 1..].iter().any(|x| x.id as usize == id && x.param > EPS);
+    let later = run.movers[last + 1..]
+        .iter()
+        .any(|x| x.id as usize == id && !x.undone && (x.param > EPS || x.lined_up > 0.0));
     if u.away.is_some() || later { m.pose(m.param).at } else { u.at }
 }
 

@@ -58,8 +58,8 @@ pub struct Run<'a> {
     pub fighting: Vec<bool>,
     /// Units that broke in the movement and stepped off to stand clear as they turned: the
     /// unit, how many moves had been given out by then, and the note of the step (told among
-    /// the unit's moves, in order).
-    pub steps_off: Vec<(u16, usize, Note)>,
+    /// the unit's moves, in order), and where the step left it.
+    pub steps_off: Vec<(u16, usize, Note, Pose)>,
     /// Routers that swerved round a friend, and which.
     swerved: Vec<(u16, u16)>,
     /// Each unit's frontage and depth, and half its diagonal.
@@ -178,7 +178,8 @@ impl<'a> Run<'a> {
     /// Keeps the note of a step a unit took turning to run, to be told among its moves.
     fn step_off(&mut self, id: u16, step: Option<Note>) {
         if let Some(n) = step {
-            self.steps_off.push((id, self.movers.len(), n));
+            let pose = pose_of(&self.state.units[id as usize]);
+            self.steps_off.push((id, self.movers.len(), n, pose));
         }
     }
 
@@ -278,6 +279,14 @@ impl<'a> Run<'a> {
     /// Puts unit `id` back along its way this period to where its move `k` had spent `at`:
     /// the moves it made after that are undone.
     fn put_back(&mut self, id: usize, k: usize, at: f64) {
+        // Steps off taken after the place it goes back to are undone with the moves; one
+        // taken before its first move stands (it is where that move began).
+        let kept = if k == usize::MAX {
+            self.movers.iter().position(|m| m.id as usize == id).unwrap_or(usize::MAX)
+        } else {
+            k
+        };
+        self.steps_off.retain(|s| s.0 as usize != id || s.1 <= kept);
         let undo = |m: &mut Mover| {
             m.param = 0.0;
             m.undone = true;
@@ -289,7 +298,8 @@ impl<'a> Run<'a> {
             // Back where it stood when the period began, every move of it undone.
             self.movers.iter_mut().filter(|m| m.id as usize == id).for_each(undo);
             self.moved[id] = 0.0;
-            let (u, b) = (&mut self.state.units[id], self.begin[id]);
+            let b = self.begun(id);
+            let u = &mut self.state.units[id];
             u.at = b.at;
             u.facing = b.facing;
             return;
@@ -434,7 +444,18 @@ impl<'a> Run<'a> {
         {
             return Some((k, -1.0, lost));
         }
-        (self.begin[id] != here).then_some((usize::MAX, -1.0, lost))
+        (self.begun(id) != here).then_some((usize::MAX, -1.0, lost))
+    }
+
+    /// Where unit `id` stood before its first move this period: where the period began, or
+    /// where a step off taken before that move left it.
+    fn begun(&self, id: usize) -> Pose {
+        let first = self.movers.iter().position(|m| m.id as usize == id).unwrap_or(usize::MAX);
+        self.steps_off
+            .iter()
+            .rev()
+            .find(|s| s.0 as usize == id && s.1 <= first)
+            .map_or(self.begin[id], |s| s.3)
     }
 
     /// Notes where every unit stands at the end of step `s` and how it is moving, for
@@ -723,8 +744,11 @@ impl<'a> Run<'a> {
             if m.leaves {
                 return (!table.contains_point(pose.at)).then_some(Hit::Off);
             }
-            return (!table.contains_rect(&r) && table.contains_rect(&m.rect(prev)))
-                .then_some(Hit::Edge);
+            // Its footprint may not leave the table, nor, where it already hangs over the
+            // edge (come back on at the edge), its standard.
+            let rect_leaves = !table.contains_rect(&r) && table.contains_rect(&m.rect(prev));
+            let standard_leaves = !table.contains_point(pose.at) && table.contains_point(prev.at);
+            return (rect_leaves || standard_leaves).then_some(Hit::Edge);
         }
         let me = &self.state.units[m.id as usize];
         let u = self.state.units.get(o as usize)?;
@@ -1208,12 +1232,29 @@ impl<'a> Run<'a> {
             e => {
                 let m = self.cx(|cx| running_mover(cx, &tu, e, left));
                 match m {
-                    Some(m) => {
+                    Some(mut m) => {
+                        self.within_what_is_left(&mut m);
                         self.set_mover(m, self.step);
                     }
                     None => self.stop_unit(t),
                 }
             }
+        }
+    }
+
+    /// A result taken part-way through the period that goes on moving the way the unit was
+    /// already moving (told as one move with it) has only what is left of that move's
+    /// allowance, if that is less than its share of the period (WRG-R-08).
+    fn within_what_is_left(&self, m: &mut Mover) {
+        let Some(last) = self.slot.get(m.id as usize).copied().flatten() else { return };
+        if self.movers[last].kind != m.kind {
+            return;
+        }
+        let Some((_, left)) = super::moved::left_of_move(self, m.id) else { return };
+        if left < m.budget {
+            let u = &self.state.units[m.id as usize];
+            super::moved::fit_to_budget(self.data, self.state, u, m, left);
+            m.budget = left;
         }
     }
 
