@@ -84,8 +84,12 @@ impl Cx<'_> {
         let p = &self.p;
         let u = p.unit(id);
         let w = p.rects[id as usize].width;
-        let crowd =
-            |e: u16| p.own.iter().filter(|&&o| o != id && self.target_of(o) == Some(e)).count();
+        let mut crowd: Vec<u16> = Vec::new();
+        for &o in p.own.iter().filter(|&&o| o != id) {
+            if let Some(e) = self.target_of(o) {
+                crowd.push(e);
+            }
+        }
         let mut scored: Vec<(f64, u16)> = p
             .foes
             .iter()
@@ -96,12 +100,7 @@ impl Cx<'_> {
                 let mut c = u.at.distance(f.at)
                     + 1.5 * (p.lat(u.at) - p.lat(f.at)).abs()
                     + mismatch(u, f)
-                    + 6.0 * crowd(e) as f64;
-                if p.friend_across(u.at, f.at, w, &[id])
-                    .is_some_and(|x| !self.foes_of(e).any(|y| y == x))
-                {
-                    c += 15.0;
-                }
+                    + 6.0 * crowd.iter().filter(|&&x| x == e).count() as f64;
                 if self
                     .fights
                     .iter()
@@ -115,8 +114,24 @@ impl Cx<'_> {
                 (c, e)
             })
             .collect();
-        scored.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
-        scored.into_iter().map(|(_, e)| e).take(3).collect()
+        let by_cost = |a: &(f64, u16), b: &(f64, u16)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+        scored.sort_by(by_cost);
+        // A friend across the way costs 15" more; only the enemies that could still be among
+        // the best three with it are looked at (the cost only grows).
+        let mut best: Vec<(f64, u16)> = Vec::with_capacity(4);
+        for (c, e) in scored {
+            if best.len() == 3 && c > best[2].0 {
+                break;
+            }
+            let f = p.unit(e);
+            let barred = p
+                .friend_across(u.at, f.at, w, &[id])
+                .is_some_and(|x| !self.foes_of(e).any(|y| y == x));
+            best.push((if barred { c + 15.0 } else { c }, e));
+            best.sort_by(by_cost);
+            best.truncate(3);
+        }
+        best.into_iter().map(|(_, e)| e).collect()
     }
 
     /// The best enemy for a screen to skirmish against.
