@@ -34,6 +34,21 @@ fn a_toml_syntax_error_is_located() {
 }
 
 #[test]
+fn a_name_with_a_right_to_left_override_is_refused_where_it_stands() {
+    // "Cavalry 1" written with U+202E would read backwards in the log and on the table.
+    let text = scenario_text(
+        &(unit("red", "Infantry", "A\u{202E}1 yrlavaC", 1, 0, "north")
+            + &unit("blue", "Infantry", "B", 1, 7, "south")),
+    );
+    let e = errors(&text);
+    assert_eq!(e.len(), 1, "{e:?}");
+    located(&e[0]);
+    assert!(e[0].contains("U+202E"), "{e:?}");
+    let line = text[..text.find('\u{202E}').unwrap()].lines().count();
+    assert!(e[0].starts_with(&format!("bad.toml:{line}:")), "{e:?} at line {line}");
+}
+
+#[test]
 fn the_ruleset_key_is_required_and_must_be_othw() {
     let text = scenario_text(
         &(unit("red", "Infantry", "A", 1, 0, "north")

@@ -287,12 +287,17 @@ impl Games {
     }
 }
 
-/// An uploaded file's name for diagnostics: its last path component, printable, at most 100
-/// characters; `upload.toml` if none.
+/// An uploaded file's name for diagnostics: its last path component, printable (no control
+/// or text-direction characters), at most 100 characters; `upload.toml` if none.
 fn upload_name(given: Option<&str>) -> String {
     let name = given
         .and_then(|n| n.rsplit(['/', '\\']).next())
-        .map(|n| n.chars().filter(|c| !c.is_control()).take(100).collect::<String>())
+        .map(|n| {
+            n.chars()
+                .filter(|&c| !c.is_control() && !tabletop::diagnostics::is_direction_control(c))
+                .take(100)
+                .collect::<String>()
+        })
         .unwrap_or_default();
     if name.trim().is_empty() { "upload.toml".to_string() } else { name }
 }

@@ -437,12 +437,31 @@ pub struct TomlDoc {
     doc: toml_edit::Document<String>,
 }
 
+/// Whether `c` is one of Unicode's invisible text-direction controls (embeddings, overrides,
+/// isolates and marks), which can make a name shown to another player read as something it
+/// is not.
+pub fn is_direction_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// The most problems reported in one element of an array or in one section.
 const MAX_PROBLEMS_PER_ELEMENT: usize = 32;
 
 impl TomlDoc {
-    /// Parses a source. A syntax error comes back as a diagnostic at its line and column.
+    /// Parses a source. A syntax error comes back as a diagnostic at its line and column, and
+    /// so does an invisible direction control (see [`is_direction_control`]): in a name it
+    /// would make the log and the table read differently than the name is.
     pub fn parse(source: &Source) -> Result<TomlDoc, Diagnostics> {
+        if let Some((offset, c)) =
+            source.text.char_indices().find(|(_, c)| is_direction_control(*c))
+        {
+            let message = format!(
+                "an invisible text-direction control (U+{:04X}) is not allowed: it would make \
+                 a name read differently than it is written",
+                c as u32
+            );
+            return Err(source.diagnostic_at(offset, "", message).into());
+        }
         match toml_edit::Document::parse(source.text.clone()) {
             Ok(doc) => Ok(TomlDoc { source: source.clone(), doc }),
             Err(e) => {

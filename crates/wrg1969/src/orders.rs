@@ -138,14 +138,40 @@ impl Order {
     }
 }
 
+/// How far beyond the table's edges an order's points may lie, inches: far enough to send a
+/// unit off the table, not so far that the order means nothing (WRG-ORD-14).
+pub const BEYOND_EDGE: f64 = 24.0;
+
+/// The least pace an order may set, as a share of the normal move: one of the period's twenty
+/// time steps (WRG-ORD-02).
+pub const SLOWEST_PACE: f64 = 0.05;
+
+/// The most points a written route may have (WRG-ORD-04).
+pub const MAX_ROUTE: usize = 32;
+
 /// Checks an order for a unit when it is written: features must be visible from the unit's
-/// starting point, skirmishing is for light troops, numbers must be sane
-/// (WRG-ORD-03, WRG-ORD-11, WRG-ORD-14).
+/// starting point, skirmishing is for light troops, numbers must be sane: finite, a wheel of
+/// at most a whole turn, a pace of at least [`SLOWEST_PACE`], points within [`BEYOND_EDGE`] of
+/// the table (`table`, its width and height, when known) (WRG-ORD-02, WRG-ORD-03, WRG-ORD-11,
+/// WRG-ORD-14).
 pub fn check_order(
     order: &Order,
     troop: TroopType,
+    table: Option<(f64, f64)>,
     can_see: impl Fn(&str) -> Option<bool>,
 ) -> Result<(), Refusal> {
+    let near_table = |x: f64, y: f64| {
+        table.is_none_or(|(w, h)| {
+            (-BEYOND_EDGE..=w + BEYOND_EDGE).contains(&x)
+                && (-BEYOND_EDGE..=h + BEYOND_EDGE).contains(&y)
+        })
+    };
+    let far = || {
+        Refusal::new(
+            "WRG-ORD-14",
+            format!("a point of an order lies more than {BEYOND_EDGE}\" beyond the table's edge"),
+        )
+    };
     let feature = |o: &Objective| -> Result<(), Refusal> {
         match o {
             Objective::Feature { id } => match can_see(id) {
@@ -161,6 +187,7 @@ pub fn check_order(
             Objective::Point { x, y } if !(x.is_finite() && y.is_finite()) => {
                 Err(Refusal::new("WRG-ORD-14", "a point must be two finite numbers"))
             }
+            Objective::Point { x, y } if !near_table(*x, *y) => Err(far()),
             Objective::Bearing { degrees } if !degrees.is_finite() => {
                 Err(Refusal::new("WRG-ORD-14", "a bearing must be a finite number"))
             }
@@ -179,14 +206,20 @@ pub fn check_order(
         Verb::Wheel { degrees } if !degrees.is_finite() => {
             return Err(Refusal::new("WRG-ORD-14", "a wheel needs a finite angle"));
         }
+        Verb::Wheel { degrees } if degrees.abs() > 360.0 => {
+            return Err(Refusal::new(
+                "WRG-ORD-14",
+                format!("a wheel is at most a whole turn (360°), not {degrees:.0}°"),
+            ));
+        }
         _ => {}
     }
     if let Some(p) = order.pace
-        && !(p > 0.0 && p <= 1.0)
+        && !(SLOWEST_PACE..=1.0).contains(&p)
     {
         return Err(Refusal::new(
             "WRG-ORD-02",
-            "a pace is a share of the normal move, above 0 and at most 1",
+            format!("a pace is a share of the normal move, from {SLOWEST_PACE} to 1"),
         ));
     }
     if order.formation == Some(Formation::Skirmish) && !troop.is_light() {
@@ -194,6 +227,15 @@ pub fn check_order(
     }
     if order.route.iter().any(|p| !(p[0].is_finite() && p[1].is_finite())) {
         return Err(Refusal::new("WRG-ORD-14", "route points must be finite numbers"));
+    }
+    if order.route.iter().any(|p| !near_table(p[0], p[1])) {
+        return Err(far());
+    }
+    if order.route.len() > MAX_ROUTE {
+        return Err(Refusal::new(
+            "WRG-ORD-04",
+            format!("a route has at most {MAX_ROUTE} points, not {}", order.route.len()),
+        ));
     }
     Ok(())
 }
@@ -606,13 +648,14 @@ mod tests {
             "south_wood" => Some(false),
             _ => None,
         };
-        assert!(check_order(&feature("north_wood"), TroopType::MediumInfantry, sees).is_ok());
-        let e = check_order(&feature("south_wood"), TroopType::MediumInfantry, sees).unwrap_err();
+        assert!(check_order(&feature("north_wood"), TroopType::MediumInfantry, None, sees).is_ok());
+        let e =
+            check_order(&feature("south_wood"), TroopType::MediumInfantry, None, sees).unwrap_err();
         assert_eq!(e.rule.as_str(), "WRG-ORD-03");
         let bearing = Order::new(Verb::Advance { to: Objective::Bearing { degrees: 225.0 } });
-        assert!(check_order(&bearing, TroopType::MediumInfantry, sees).is_ok());
+        assert!(check_order(&bearing, TroopType::MediumInfantry, None, sees).is_ok());
         assert_eq!(
-            check_order(&feature("atlantis"), TroopType::MediumInfantry, sees)
+            check_order(&feature("atlantis"), TroopType::MediumInfantry, None, sees)
                 .unwrap_err()
                 .rule
                 .as_str(),
@@ -646,7 +689,10 @@ mod tests {
         assert_eq!(slow.pace(), 0.5);
         let bad = Order { pace: Some(1.5), ..o };
         assert_eq!(
-            check_order(&bad, TroopType::HeavyInfantry, |_| Some(true)).unwrap_err().rule.as_str(),
+            check_order(&bad, TroopType::HeavyInfantry, None, |_| Some(true))
+                .unwrap_err()
+                .rule
+                .as_str(),
             "WRG-ORD-02"
         );
     }
@@ -726,9 +772,12 @@ mod tests {
     #[test]
     fn wrg_ord_11_skirmish_is_for_light_troops() {
         let s = Order::new(Verb::Skirmish { unit: 3 });
-        assert!(check_order(&s, TroopType::LightCavalry, |_| Some(true)).is_ok());
+        assert!(check_order(&s, TroopType::LightCavalry, None, |_| Some(true)).is_ok());
         assert_eq!(
-            check_order(&s, TroopType::HeavyInfantry, |_| Some(true)).unwrap_err().rule.as_str(),
+            check_order(&s, TroopType::HeavyInfantry, None, |_| Some(true))
+                .unwrap_err()
+                .rule
+                .as_str(),
             "WRG-ORD-11"
         );
     }

@@ -288,7 +288,7 @@ impl Wrg1969 {
                 })?;
             if u.awaiting_order {
                 let table = &st.table;
-                check_order(&d.order, u.troop, |id| {
+                check_order(&d.order, u.troop, Some((table.width, table.height)), |id| {
                     let i = table.areas.iter().position(|a| a.name == id)?;
                     Some(sees_area(table, u.at, eye(u.troop), i))
                 })?;

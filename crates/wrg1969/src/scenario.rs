@@ -331,7 +331,7 @@ pub fn load(data: &Data, source: &Source) -> Result<Scenario, Diagnostics> {
             }
             if let Some(order) = &ru.order {
                 let t = table.as_ref();
-                let check = check_order(order, u.troop, |id| {
+                let check = check_order(order, u.troop, t.map(|t| (t.width, t.height)), |id| {
                     let t = t?;
                     let i = t.areas.iter().position(|a| a.name == id)?;
                     Some(sees_area(t, at, eye(u.troop), i))

@@ -458,7 +458,7 @@ pub fn check_written(state: &State, side: Side, orders: &[Written]) -> Result<()
         }
         let Some(order) = &w.order else { continue };
         let table = &state.table;
-        check_order(order, u.troop, |id| {
+        check_order(order, u.troop, Some((table.width, table.height)), |id| {
             let i = table.areas.iter().position(|a| a.name == id)?;
             Some(sees_area(table, u.at, eye(u.troop), i))
         })?;
@@ -662,7 +662,7 @@ pub fn check_dictate(
         return Err(Refusal::new("WRG-CHORD-02", "no messenger is free to carry the order"));
     }
     let table = &state.table;
-    check_order(order, u.troop, |id| {
+    check_order(order, u.troop, Some((table.width, table.height)), |id| {
         let i = table.areas.iter().position(|a| a.name == id)?;
         Some(sees_area(table, u.at, eye(u.troop), i))
     })

@@ -253,3 +253,35 @@ fn a_plan_reads_back_from_json_and_unknown_fields_are_refused() {
     let e = serde_json::from_str::<Command>(&bad).unwrap_err().to_string();
     assert!(e.contains("speed"), "{e}");
 }
+
+// Checks WRG-ORD-14, WRG-ORD-02, WRG-ORD-04: written orders with numbers no order could mean
+// are refused with the rule, and the game is as it was.
+#[test]
+fn wrg_ord_14_impossible_numbers_in_written_orders_are_refused() {
+    let mut g = game("the_hill.toml", scenario("the_hill.toml"), 2);
+    let write =
+        |order: Order| Command::Write { orders: vec![Written { unit: 0, order: Some(order) }] };
+    // A wheel of more than a whole turn (it would wheel for ever).
+    refused(&mut g, Side::Red, write(Order::new(Verb::Wheel { degrees: 1e308 })), "WRG-ORD-14");
+    refused(&mut g, Side::Red, write(Order::new(Verb::Wheel { degrees: 361.0 })), "WRG-ORD-14");
+    // A point, or a route's point, far off the table.
+    let far = Objective::Point { x: 1e9, y: 10.0 };
+    refused(&mut g, Side::Red, write(Order::new(Verb::Advance { to: far })), "WRG-ORD-14");
+    let mut routed = Order::new(Verb::Advance { to: Objective::Point { x: 30.0, y: 30.0 } });
+    routed.route = vec![[30.0, -500.0]];
+    refused(&mut g, Side::Red, write(routed.clone()), "WRG-ORD-14");
+    routed.route = vec![[30.0, 20.0]; 33];
+    refused(&mut g, Side::Red, write(routed), "WRG-ORD-04");
+    // A pace too slow to move in any of the period's twenty steps.
+    let mut slow = Order::new(Verb::Advance { to: Objective::Point { x: 30.0, y: 30.0 } });
+    slow.pace = Some(1e-300);
+    refused(&mut g, Side::Red, write(slow), "WRG-ORD-02");
+    // Just off the table's edge is a place an order may send a unit (to leave the table), and
+    // a whole turn is a wheel.
+    let off = Objective::Point { x: 30.0, y: -6.0 };
+    g.submit(Actor::Side(Side::Red), write(Order::new(Verb::Retire { to: off })))
+        .expect("a point just beyond the edge is accepted");
+    let mut g = game("the_hill.toml", scenario("the_hill.toml"), 2);
+    g.submit(Actor::Side(Side::Red), write(Order::new(Verb::Wheel { degrees: -360.0 })))
+        .expect("a whole turn is accepted");
+}
