@@ -138,10 +138,6 @@ impl Order {
     }
 }
 
-/// How far beyond the table's edges an order's points may lie, inches: far enough to send a
-/// unit off the table, not so far that the order means nothing (WRG-ORD-14).
-pub const BEYOND_EDGE: f64 = 24.0;
-
 /// The least pace an order may set, as a share of the normal move: one of the period's twenty
 /// time steps (WRG-ORD-02).
 pub const SLOWEST_PACE: f64 = 0.05;
@@ -151,9 +147,8 @@ pub const MAX_ROUTE: usize = 32;
 
 /// Checks an order for a unit when it is written: features must be visible from the unit's
 /// starting point, skirmishing is for light troops, numbers must be sane: finite, a wheel of
-/// at most a whole turn, a pace of at least [`SLOWEST_PACE`], points within [`BEYOND_EDGE`] of
-/// the table (`table`, its width and height, when known) (WRG-ORD-02, WRG-ORD-03, WRG-ORD-11,
-/// WRG-ORD-14).
+/// at most a whole turn, a pace of at least [`SLOWEST_PACE`], points on the table (`table`,
+/// its width and height, when known) (WRG-ORD-02, WRG-ORD-03, WRG-ORD-11, WRG-ORD-14).
 pub fn check_order(
     order: &Order,
     troop: TroopType,
@@ -161,17 +156,9 @@ pub fn check_order(
     can_see: impl Fn(&str) -> Option<bool>,
 ) -> Result<(), Refusal> {
     let near_table = |x: f64, y: f64| {
-        table.is_none_or(|(w, h)| {
-            (-BEYOND_EDGE..=w + BEYOND_EDGE).contains(&x)
-                && (-BEYOND_EDGE..=h + BEYOND_EDGE).contains(&y)
-        })
+        table.is_none_or(|(w, h)| (0.0..=w).contains(&x) && (0.0..=h).contains(&y))
     };
-    let far = || {
-        Refusal::new(
-            "WRG-ORD-14",
-            format!("a point of an order lies more than {BEYOND_EDGE}\" beyond the table's edge"),
-        )
-    };
+    let far = || Refusal::new("WRG-ORD-14", "the point is off the table");
     let feature = |o: &Objective| -> Result<(), Refusal> {
         match o {
             Objective::Feature { id } => match can_see(id) {

@@ -276,11 +276,10 @@ fn wrg_ord_14_impossible_numbers_in_written_orders_are_refused() {
     let mut slow = Order::new(Verb::Advance { to: Objective::Point { x: 30.0, y: 30.0 } });
     slow.pace = Some(1e-300);
     refused(&mut g, Side::Red, write(slow), "WRG-ORD-02");
-    // Just off the table's edge is a place an order may send a unit (to leave the table), and
-    // a whole turn is a wheel.
-    let off = Objective::Point { x: 30.0, y: -6.0 };
-    g.submit(Actor::Side(Side::Red), write(Order::new(Verb::Retire { to: off })))
-        .expect("a point just beyond the edge is accepted");
+    // The table's edge is a place an order may send a unit, and a whole turn is a wheel.
+    let edge = Objective::Point { x: 30.0, y: 0.0 };
+    g.submit(Actor::Side(Side::Red), write(Order::new(Verb::Retire { to: edge })))
+        .expect("a point on the edge is accepted");
     let mut g = game("the_hill.toml", scenario("the_hill.toml"), 2);
     g.submit(Actor::Side(Side::Red), write(Order::new(Verb::Wheel { degrees: -360.0 })))
         .expect("a whole turn is accepted");
