@@ -46,7 +46,19 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/referee/{ruleset}", post(referee))
         .fallback(static_file)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::map_response(guarded))
         .with_state(app)
+}
+
+/// Every response, the API's and errors included, forbids guessing its type and carries the
+/// pages' content policy.
+async fn guarded(mut r: Response) -> Response {
+    let h = r.headers_mut();
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, header::HeaderValue::from_static("nosniff"));
+    h.entry(header::CONTENT_SECURITY_POLICY)
+        .or_insert(header::HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.entry(header::REFERRER_POLICY).or_insert(header::HeaderValue::from_static("no-referrer"));
+    r
 }
 
 fn error(r: Rejection) -> Response {
@@ -54,23 +66,17 @@ fn error(r: Rejection) -> Response {
 }
 
 /// What the client's pages may load and run: their own scripts and styles, pictures of the
-/// table drawn from blobs, connections back to this server; no framing by other sites.
+/// table drawn from blobs, connections back to this server only (`'self'` covers its own
+/// `ws:`/`wss:` address); no framing by other sites.
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; img-src 'self' blob: data:; \
-     style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'";
+     style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'";
 
 fn file(path: &str) -> Response {
     match crate::assets::get(path) {
-        Some((body, kind)) => (
-            [
-                (header::CONTENT_TYPE, kind),
-                (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
-                (header::CACHE_CONTROL, "no-cache"),
-                (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
-                (header::REFERRER_POLICY, "no-referrer"),
-            ],
-            body.into_owned(),
-        )
-            .into_response(),
+        Some((body, kind)) => {
+            ([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "no-cache")], body.into_owned())
+                .into_response()
+        }
         None => error(reject(StatusCode::NOT_FOUND, format!("no file '{path}'"))),
     }
 }

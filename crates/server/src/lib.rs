@@ -143,6 +143,12 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
         .await
         .map_err(|source| StartError::Bind { addr, source })?;
     let local_addr = listener.local_addr().map_err(|source| StartError::Bind { addr, source })?;
+    // Small messages go out at once rather than waiting on the peer's delayed acknowledgement.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            eprintln!("could not set TCP_NODELAY on a connection: {e}");
+        }
+    });
     let router = http::router(app.clone());
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {

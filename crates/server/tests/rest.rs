@@ -46,7 +46,23 @@ async fn lists_rule_sets_bots_scenarios_and_serves_the_client() {
     for path in ["/nothing.js", "/../Cargo.toml", "/%2e%2e/Cargo.toml", "/api/nothing"] {
         assert_eq!(http(addr, "GET", path, None).await.0, 404, "{path}");
     }
+    // Every answer, pages, API and errors alike, forbids type sniffing and connects only back
+    // to this server.
+    for path in ["/", "/api/rulesets", "/api/games/nope", "/nothing.js"] {
+        let (_, head, _) = http_with_head(addr, "GET", path, None).await;
+        let head = head.to_ascii_lowercase();
+        assert!(head.contains("x-content-type-options: nosniff"), "{path}: {head}");
+        assert!(head.contains("connect-src 'self';"), "{path}: {head}");
+        assert!(!head.contains("ws:"), "{path}: {head}");
+    }
     server.shutdown().await;
+    // The database holds unfinished games' seeds: only its owner may read it.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&*db).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the database file is open to others: {mode:o}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

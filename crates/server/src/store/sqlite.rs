@@ -40,6 +40,23 @@ fn db(e: rusqlite::Error) -> StoreError {
     StoreError::Database(e.to_string())
 }
 
+/// Creates the database file at `path`, if it is a file that does not exist yet, with
+/// permissions for its owner only (SQLite gives its journal files the same).
+fn create_private(path: &str) -> Result<(), StoreError> {
+    if path.is_empty() || path == ":memory:" || path.starts_with("file:") {
+        return Ok(());
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(StoreError::Database(format!("{path}: {e}"))),
+    }
+}
+
 /// Games in an SQLite file.
 #[derive(Clone)]
 pub struct SqliteStore {
@@ -47,8 +64,10 @@ pub struct SqliteStore {
 }
 
 impl SqliteStore {
-    /// Opens (creating if needed) the database file at `path`.
+    /// Opens (creating if needed) the database file at `path`. A new file is readable and
+    /// writable by its owner only: it holds unfinished games' seeds.
     pub fn open(path: &str) -> Result<SqliteStore, StoreError> {
+        create_private(path)?;
         let conn =
             Connection::open(path).map_err(|e| StoreError::Database(format!("{path}: {e}")))?;
         conn.busy_timeout(std::time::Duration::from_secs(5)).map_err(db)?;

@@ -144,6 +144,17 @@ pub async fn start_with(
 
 /// An HTTP request; the status and the body.
 pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> (u16, String) {
+    let (status, _, body) = http_with_head(addr, method, path, body).await;
+    (status, body)
+}
+
+/// As [`http`], with the response's head (status line and headers) as well.
+pub async fn http_with_head(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(addr).await.unwrap();
     let body = body.unwrap_or("");
     let req = format!(
@@ -162,7 +173,7 @@ pub async fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&str>
     let status: u16 = head.split(' ').nth(1).unwrap().parse().unwrap();
     let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
     let body = if chunked { dechunk(rest) } else { rest.to_string() };
-    (status, body)
+    (status, head.to_string(), body)
 }
 
 fn dechunk(mut s: &str) -> String {
