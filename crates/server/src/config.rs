@@ -61,6 +61,10 @@ pub struct Config {
     pub store: Arc<dyn Store>,
     /// The limits.
     pub limits: Limits,
+    /// Pages on other origins (`http://host:port`) whose scripts may open game connections;
+    /// the server's own origin always may, and so may clients that send no `Origin` (they are
+    /// not pages in a browser).
+    pub allowed_origins: Vec<String>,
 }
 
 impl Config {
@@ -73,6 +77,7 @@ impl Config {
             scenarios: Scenarios::embedded(),
             store,
             limits: Limits::default(),
+            allowed_origins: Vec::new(),
         }
     }
 
@@ -84,6 +89,21 @@ impl Config {
     ) -> Config {
         self.referees.push((id.to_string(), Arc::new(answer)));
         self
+    }
+
+    /// Whether a game connection whose page came from `origin` (the request's `Origin`) may
+    /// open, when the request was addressed to `host` (its `Host`): the same host and port, or
+    /// an origin allowed by name.
+    pub fn origin_allowed(&self, origin: &str, host: Option<&str>) -> bool {
+        let origin = origin.trim_end_matches('/');
+        let own = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .is_some_and(|h| host.is_some_and(|host| h.eq_ignore_ascii_case(host)));
+        own || self
+            .allowed_origins
+            .iter()
+            .any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin))
     }
 
     /// The referee of rule set `id`, if it has one.

@@ -26,7 +26,24 @@ pub async fn upgrade(
     ws: Result<WebSocketUpgrade, WebSocketUpgradeRejection>,
     Path(id): Path<String>,
     State(app): State<Arc<App>>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
+    // A page on another site may not open a game connection in its visitor's name.
+    if let Some(origin) = headers.get(axum::http::header::ORIGIN) {
+        let host = headers.get(axum::http::header::HOST).and_then(|h| h.to_str().ok());
+        let allowed = origin.to_str().is_ok_and(|o| app.config.origin_allowed(o, host));
+        if !allowed {
+            let (s, e) = reject(
+                StatusCode::FORBIDDEN,
+                format!(
+                    "a page from {} may not open a game connection here (serve with \
+                     --allow-origin to let it)",
+                    String::from_utf8_lossy(origin.as_bytes())
+                ),
+            );
+            return (s, Json(e)).into_response();
+        }
+    }
     let handle = match app.games.handle(&id).await {
         Ok(Some(h)) => h,
         Ok(None) => {

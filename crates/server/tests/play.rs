@@ -504,3 +504,43 @@ async fn a_game_takes_only_so_many_connections() {
     assert!(joined);
     server.shutdown().await;
 }
+
+/// Opens a game connection whose request says it comes from a page on `origin`.
+async fn connect_from(
+    addr: std::net::SocketAddr,
+    id: &str,
+    origin: &str,
+) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}/api/games/{id}/ws").into_client_request().unwrap();
+    req.headers_mut().insert("Origin", origin.parse().unwrap());
+    tokio_tungstenite::connect_async(req).await.map(|_| ())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_on_another_site_cannot_open_a_game_connection() {
+    use tokio_tungstenite::tungstenite::Error;
+    let db = sqlite_file("origin");
+    let server = start(&db).await;
+    let addr = server.local_addr();
+    let game = create_ready(addr, "othw/open_field", "human", "human").await;
+    // Another site's page is refused before the upgrade, with 403.
+    match connect_from(addr, &game.id, "http://evil.example").await {
+        Err(Error::Http(r)) => assert_eq!(r.status(), 403),
+        other => panic!("another origin was let in: {other:?}"),
+    }
+    // The server's own pages, and clients that are not pages (no Origin), come in.
+    connect_from(addr, &game.id, &format!("http://{addr}")).await.expect("the same origin");
+    connect(addr, &game.id).await;
+    server.shutdown().await;
+    // An origin the server was told to allow comes in too.
+    let db = sqlite_file("origin-allowed");
+    let mut config = config(store(&db).await);
+    config.allowed_origins = vec!["http://localhost:5173".into()];
+    let server = server::start(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+    let addr = server.local_addr();
+    let game = create_ready(addr, "othw/open_field", "human", "human").await;
+    connect_from(addr, &game.id, "http://localhost:5173").await.expect("an allowed origin");
+    assert!(connect_from(addr, &game.id, "http://localhost:5174").await.is_err());
+    server.shutdown().await;
+}

@@ -184,6 +184,10 @@ enum Command {
         /// ones.
         #[arg(long, value_name = "DIR")]
         scenarios: Option<PathBuf>,
+        /// Let pages from this origin (e.g. `http://localhost:5173`) open game connections as
+        /// well as the server's own; may be given more than once.
+        #[arg(long = "allow-origin", value_name = "ORIGIN")]
+        allow_origin: Vec<String>,
     },
     /// Answer an umpire's question (JSON) for a rule set, as JSON.
     Referee {
@@ -253,8 +257,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> anyhow::Result<ExitCode>
         Command::Render { file, output, after, scale } => render(&file, &output, after, scale),
         Command::Replay { record, quiet } => replay(&record, quiet),
         Command::Referee { ruleset, question } => referee(&ruleset, &question),
-        Command::Serve { addr, database, scenarios } => {
-            crate::serve::run(addr, &database, scenarios.as_deref())
+        Command::Serve { addr, database, scenarios, allow_origin } => {
+            crate::serve::run(addr, &database, scenarios.as_deref(), allow_origin)
         }
         Command::Battle {
             scenario,

@@ -20,23 +20,31 @@ fn describe(database: &str) -> String {
 }
 
 /// Serves on `addr`, keeping games in `database` (an SQLite file, or a `postgres://` URL);
-/// ready scenarios from `scenarios` instead of the built-in ones when given.
-pub fn run(addr: SocketAddr, database: &str, scenarios: Option<&Path>) -> anyhow::Result<ExitCode> {
+/// ready scenarios from `scenarios` instead of the built-in ones when given; pages from
+/// `allowed_origins` may connect as well as the server's own.
+pub fn run(
+    addr: SocketAddr,
+    database: &str,
+    scenarios: Option<&Path>,
+    allowed_origins: Vec<String>,
+) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    runtime.block_on(serve(addr, database, scenarios))
+    runtime.block_on(serve(addr, database, scenarios, allowed_origins))
 }
 
 async fn serve(
     addr: SocketAddr,
     database: &str,
     scenarios: Option<&Path>,
+    allowed_origins: Vec<String>,
 ) -> anyhow::Result<ExitCode> {
     let store =
         server::store::open(database).await.map_err(|e| anyhow!("{}: {e}", describe(database)))?;
     let mut config = server::Config::new(registry::rulesets(), store);
+    config.allowed_origins = allowed_origins;
     for id in registry::REFEREES {
         config = config
             .with_referee(id, move |q| registry::referee(id, q).map_err(|e| format!("{e:#}")));
