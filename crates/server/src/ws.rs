@@ -1,7 +1,8 @@
 //! The game connection: a WebSocket per client, joined to its game's actor by `hello`.
 //!
 //! The connection parses each text message as a [`ClientMessage`]; anything else (binary,
-//! not JSON, not of the protocol, too large) gets an error message and reaches no game. After
+//! not JSON, not of the protocol) gets an error message and reaches no game; a message over the
+//! size limit closes the connection with code 1009, text that is not UTF-8 with 1007. After
 //! `hello` the actor alone decides what a message may do. The actor owns the only strong
 //! handle to the connection's outbox: when it drops the connection (shutdown, or a client too
 //! slow to read its messages) the socket closes.
@@ -12,7 +13,7 @@ use crate::games::reject;
 use crate::protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 use axum::Json;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -78,18 +79,39 @@ fn parse(t: &str) -> Result<ClientMessage, Box<ServerMessage>> {
     })
 }
 
-/// Waits for `hello` and joins the game; `None` if the client leaves or fails to join.
+/// The close frame for a connection whose frame could not be read: 1009 for a message over
+/// the size limit, 1007 for text that is not UTF-8; `None` for a connection that simply broke.
+fn closing_for(e: &axum::Error) -> Option<CloseFrame> {
+    // The WebSocket library's errors reach here only as text.
+    let what = e.to_string();
+    let (code, reason) = if what.contains("Space limit exceeded") || what.contains("too long") {
+        (close_code::SIZE, "the message is larger than the server takes")
+    } else if what.contains("UTF-8") {
+        (close_code::INVALID, "a text message that is not UTF-8")
+    } else {
+        return None;
+    };
+    Some(CloseFrame { code, reason: Utf8Bytes::from_static(reason) })
+}
+
+/// Waits for `hello` and joins the game; `None` if the client leaves or fails to join (with
+/// the close frame to send, in `closing`, when its frame could not be read).
 async fn hello(
     sink: &mut SplitSink<WebSocket, Message>,
     stream: &mut SplitStream<WebSocket>,
     handle: &mut GameHandle,
     out: &mpsc::Sender<Utf8Bytes>,
     again: impl AsyncFnOnce() -> Option<GameHandle>,
+    closing: &mut Option<CloseFrame>,
 ) -> Option<(ConnId, Role)> {
     let mut again = Some(again);
     loop {
         let reply = match stream.next().await? {
-            Err(_) | Ok(Message::Close(_)) => return None,
+            Err(e) => {
+                *closing = closing_for(&e);
+                return None;
+            }
+            Ok(Message::Close(_)) => return None,
             Ok(Message::Text(t)) => match parse(&t) {
                 Ok(ClientMessage::Hello { token }) => {
                     let (tx, rx) = oneshot::channel();
@@ -133,12 +155,16 @@ async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: 
     let (mut sink, mut stream) = socket.split();
     let (out, mut outbox) = mpsc::channel::<Utf8Bytes>(app.limits().outbox);
     let again = async || app.games.handle(&id).await.ok().flatten();
+    let mut closing = None;
     let joined = tokio::time::timeout(
         app.limits().hello_timeout,
-        hello(&mut sink, &mut stream, &mut handle, &out, again),
+        hello(&mut sink, &mut stream, &mut handle, &out, again, &mut closing),
     )
     .await;
     let Ok(Some((conn, _role))) = joined else {
+        if let Some(frame) = closing {
+            let _ = sink.send(Message::Close(Some(frame))).await;
+        }
         let _ = sink.close().await;
         return;
     };
@@ -156,7 +182,8 @@ async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: 
     let reader = async {
         while let Some(frame) = stream.next().await {
             let msg = match frame {
-                Err(_) | Ok(Message::Close(_)) => return,
+                Err(e) => return closing_for(&e),
+                Ok(Message::Close(_)) => return None,
                 Ok(Message::Text(t)) => parse(&t),
                 Ok(Message::Binary(_)) => Err(Box::new(ServerMessage::error(
                     ErrorCode::BadMessage,
@@ -167,24 +194,29 @@ async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: 
             match msg {
                 Ok(msg) => {
                     if !handle.send(Msg::Client { conn, msg }).await {
-                        return;
+                        return None;
                     }
                 }
                 Err(e) => match own.upgrade() {
                     // A client that floods bad messages faster than it reads is dropped.
                     Some(tx) => {
                         if tx.try_send(text(&e)).is_err() {
-                            return;
+                            return None;
                         }
                     }
-                    None => return,
+                    None => return None,
                 },
             }
         }
+        None
     };
-    tokio::select! {
-        _ = writer => {}
-        _ = reader => {}
+    let closing = tokio::select! {
+        () = writer => None,
+        c = reader => c,
+    };
+    if let Some(frame) = closing {
+        let _ = sink.send(Message::Close(Some(frame))).await;
+        let _ = sink.close().await;
     }
     handle.send(Msg::Leave { conn }).await;
 }

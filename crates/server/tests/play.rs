@@ -370,7 +370,11 @@ async fn hostile_and_malformed_messages_change_nothing() {
     // A message over the size limit closes that connection and changes nothing either.
     let mut rude = Player::join(addr, &game.id, Some(&red_token)).await;
     rude.send_raw(&format!("{{\"type\":\"sync\",\"pad\":\"{}\"}}", "x".repeat(200_000))).await;
-    assert!(rude.closed().await, "an oversized message closes the connection");
+    assert_eq!(rude.close_code().await, Some(1009), "an oversized message closes with 1009");
+    // Text that is not UTF-8 closes it with 1007.
+    let mut garbled = Player::join(addr, &game.id, Some(&red_token)).await;
+    garbled.send_text_bytes(b"{\"type\":\"sync\",\"x\":\"\xff\xfe\"}").await;
+    assert_eq!(garbled.close_code().await, Some(1007), "invalid UTF-8 closes with 1007");
     // Silence after connecting is cut off too, but only after the hello timeout: not tested.
     let mut again = Player::join(addr, &game.id, Some(&red_token)).await;
     assert_eq!(again.version, 1);

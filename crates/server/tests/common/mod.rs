@@ -333,6 +333,25 @@ impl Player {
         }
     }
 
+    /// Reads until the server closes the connection; the close frame's code, if it sent one.
+    pub async fn close_code(&mut self) -> Option<u16> {
+        loop {
+            match tokio::time::timeout(PATIENCE, self.ws.next()).await {
+                Err(_) | Ok(None) | Ok(Some(Err(_))) => return None,
+                Ok(Some(Ok(Message::Close(frame)))) => return frame.map(|f| f.code.into()),
+                Ok(Some(Ok(_))) => {}
+            }
+        }
+    }
+
+    /// Sends a text frame whose bytes are `bytes`, UTF-8 or not.
+    pub async fn send_text_bytes(&mut self, bytes: &[u8]) {
+        use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+        use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
+        let frame = Frame::message(bytes.to_vec(), OpCode::Data(Data::Text), true);
+        self.ws.send(Message::Frame(frame)).await.unwrap();
+    }
+
     /// Reads until a state of at least `version`.
     pub async fn until_version(&mut self, version: u64) {
         while self.version < version {
