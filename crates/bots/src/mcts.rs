@@ -114,15 +114,7 @@ const MAX_SECONDS: f64 = 3600.0;
 const MAX_REFILLS: u32 = 8;
 
 fn parse_duration(text: &str) -> Option<Duration> {
-    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = text.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        return None;
-    };
-    let secs = number.trim().parse::<f64>().ok()? * scale;
-    (secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS).then(|| Duration::from_secs_f64(secs))
+    tabletop::host::parse_time(text).filter(|d| d.as_secs_f64() <= MAX_SECONDS)
 }
 
 fn parse_iterations(text: &str) -> Result<u32, String> {

@@ -32,6 +32,10 @@ pub struct Limits {
     /// How long a game's actor stays in memory with no connection and no bot thinking; it is
     /// started again from the store when someone comes back.
     pub idle_actor: Duration,
+    /// The longest a bot may be asked to think over one decision (`mcts:10s`).
+    pub bot_time: Duration,
+    /// The most search iterations a bot may be asked for a decision (`mcts:100000`).
+    pub bot_iterations: u64,
 }
 
 impl Default for Limits {
@@ -45,6 +49,8 @@ impl Default for Limits {
             connections_per_game: 64,
             hello_timeout: Duration::from_secs(10),
             idle_actor: Duration::from_secs(15 * 60),
+            bot_time: Duration::from_secs(10),
+            bot_iterations: 100_000,
         }
     }
 }

@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::Arc;
 use tabletop::diagnostics::declared_ruleset;
-use tabletop::host::{BotSpec, HostedGame, HostedRuleSet};
+use tabletop::host::{BotSpec, HostedGame, HostedRuleSet, Spend};
 use tabletop::{Record, Side, Source};
 use tokio::task::JoinHandle;
 
@@ -62,6 +62,7 @@ impl Games {
             guard(|| rules.new_bot(&parsed))
                 .unwrap_or_else(Err)
                 .map_err(|e| bad(format!("{side}: {e} (or `human` for a person)")))?;
+            self.within_bot_budget(&parsed).map_err(|e| bad(format!("{side}: {e}")))?;
             players.push(Some(parsed.to_string()));
         }
         let internal =
@@ -182,6 +183,23 @@ impl Games {
                 };
                 Ok((find(&ruleset)?, Source::new(name, text.clone())))
             }
+        }
+    }
+
+    /// Whether a bot spec asks for no more thinking a decision than this server gives.
+    fn within_bot_budget(&self, spec: &BotSpec) -> Result<(), String> {
+        let limits = &self.shared.limits;
+        match spec.spend() {
+            Some(Spend::Time(t)) if t > limits.bot_time => Err(format!(
+                "'{spec}' asks for {} s a decision; bots here think at most {} s",
+                t.as_secs_f64(),
+                limits.bot_time.as_secs_f64()
+            )),
+            Some(Spend::Iterations(n)) if n > limits.bot_iterations => Err(format!(
+                "'{spec}' asks for {n} iterations a decision; bots here take at most {}",
+                limits.bot_iterations
+            )),
+            _ => Ok(()),
         }
     }
 

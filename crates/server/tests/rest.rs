@@ -93,6 +93,15 @@ async fn creating_a_game_checks_everything_it_is_given() {
         ),
         (r#"{"scenario": "othw/open_field", "red": "random:7", "blue": "human"}"#, "red"),
         (r#"{"scenario": "othw/open_field", "red": "mc ts", "blue": "human"}"#, "not a bot"),
+        // Bots think no longer than the server gives them (an hour a move would stall others).
+        (
+            r#"{"scenario": "othw/open_field", "red": "mcts:3600s", "blue": "human"}"#,
+            "at most 10 s",
+        ),
+        (
+            r#"{"scenario": "othw/open_field", "red": "human", "blue": "mcts:iterations=5000000"}"#,
+            "at most 100000",
+        ),
         (
             r#"{"scenario_text": "[scenario]\nname = 'x'\n", "red": "human", "blue": "human"}"#,
             "ruleset = ",

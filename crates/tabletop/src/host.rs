@@ -79,6 +79,24 @@ impl BotSpec {
         Ok(BotSpec { name: name.to_string(), params })
     }
 
+    /// What the spec asks a bot to spend on a decision, when it names a budget by the
+    /// project's keys (`budget`, a bare value, or `iterations` or `time`): a whole number is
+    /// iterations, a time ends in `s` or `ms`. `None` when it names none or the value is not
+    /// one (the bot itself says what is wrong with it).
+    pub fn spend(&self) -> Option<Spend> {
+        let (key, value) = self
+            .params
+            .iter()
+            .find(|(k, _)| matches!(k.as_str(), "budget" | "iterations" | "time"))?;
+        let iterations = || value.parse::<u64>().ok().map(Spend::Iterations);
+        let time = || parse_time(value).map(Spend::Time);
+        match key.as_str() {
+            "iterations" => iterations(),
+            "time" => time(),
+            _ => iterations().or_else(time),
+        }
+    }
+
     /// The value of a parameter, if given.
     pub fn param(&self, key: &str) -> Option<&str> {
         self.params.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
@@ -99,6 +117,29 @@ impl BotSpec {
             )),
         }
     }
+}
+
+/// What a bot may spend on one decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Spend {
+    /// This many iterations of its search.
+    Iterations(u64),
+    /// This much time.
+    Time(std::time::Duration),
+}
+
+/// A time as bot specs write it: seconds (`2s`, `1.5s`) or milliseconds (`500ms`), above 0;
+/// `None` for anything else.
+pub fn parse_time(text: &str) -> Option<std::time::Duration> {
+    let (number, scale) = if let Some(n) = text.strip_suffix("ms") {
+        (n, 0.001)
+    } else if let Some(n) = text.strip_suffix('s') {
+        (n, 1.0)
+    } else {
+        return None;
+    };
+    let secs = number.trim().parse::<f64>().ok()? * scale;
+    std::time::Duration::try_from_secs_f64(secs).ok().filter(|d| !d.is_zero())
 }
 
 impl fmt::Display for BotSpec {
