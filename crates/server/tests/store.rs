@@ -193,3 +193,25 @@ async fn a_restarted_server_continues_identically_on_postgres() {
     restart_continues_identically(&url).await;
     drop_postgres_database(&url).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_stored_game_is_left_alone_and_the_others_resume() {
+    let db = sqlite_file("damaged");
+    let server = start(&db).await;
+    let addr = server.local_addr();
+    let damaged = create_ready(addr, "othw/open_field", "human", "human").await;
+    let intact = create_ready(addr, "othw/open_field", "human", "human").await;
+    server.shutdown().await;
+    // Someone edits the file by hand: the first game's seed is no longer a number.
+    rusqlite::Connection::open(&*db)
+        .unwrap()
+        .execute("UPDATE games SET seed = 'not a number' WHERE id = ?1", [&damaged.id])
+        .unwrap();
+    // The server starts all the same, with the other game.
+    let server = start(&db).await;
+    assert_eq!(server.resumed(), 1);
+    let addr = server.local_addr();
+    let red = Player::join(addr, &intact.id, Some(&token(&intact, "red"))).await;
+    assert_eq!(red.version, 0);
+    server.shutdown().await;
+}

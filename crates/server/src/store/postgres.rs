@@ -230,7 +230,11 @@ impl Store for PostgresStore {
             let mut games = Vec::with_capacity(rows.len());
             for r in rows {
                 let id: String = r.try_get(0).map_err(db)?;
-                games.extend(load(&c, &id).await?);
+                // A damaged row costs that one game, not the others.
+                match load(&c, &id).await {
+                    Ok(g) => games.extend(g),
+                    Err(e) => eprintln!("game {id}: cannot be read ({e}); left as stored"),
+                }
             }
             Ok(games)
         })

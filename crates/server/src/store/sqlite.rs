@@ -278,7 +278,11 @@ impl Store for SqliteStore {
             };
             let mut games = Vec::with_capacity(ids.len());
             for id in ids {
-                games.extend(load(c, &id)?);
+                // A damaged row costs that one game, not the others.
+                match load(c, &id) {
+                    Ok(g) => games.extend(g),
+                    Err(e) => eprintln!("game {id}: cannot be read ({e}); left as stored"),
+                }
             }
             Ok(games)
         })
