@@ -21,13 +21,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let games: u64 = args.iter().find_map(|a| a.parse().ok()).unwrap_or(1000);
     let umpire = Umpire { moves_accounted: !args.iter().any(|a| a == "--loose") };
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/wrg1969");
-    let mut names: Vec<String> = std::fs::read_dir(root)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
+    let root = wrg1969::umpire::READY_DIR;
+    let names = wrg1969::umpire::ready_scenarios();
     let rules = Arc::new(Wrg1969::new());
     if let Some(i) = args.iter().position(|a| a == "--show") {
         show(&rules, root, &args[i + 1..], umpire);

@@ -321,6 +321,19 @@ pub struct Checked {
     pub finished: bool,
 }
 
+/// Where the ready scenarios are (`scenarios/wrg1969` in the project).
+pub const READY_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/wrg1969");
+
+/// The ready scenarios' file names (`*.toml` in [`READY_DIR`]), sorted.
+pub fn ready_scenarios() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(READY_DIR)
+        .map(|d| d.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+        .unwrap_or_default();
+    names.retain(|n| n.ends_with(".toml"));
+    names.sort();
+    names
+}
+
 /// Plays a battle from `source` with `seed` between two bots (red, blue) under the umpire,
 /// for at most `max_commands`; then replays its record and checks it reaches the same state.
 pub fn play(

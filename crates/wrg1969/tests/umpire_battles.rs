@@ -14,13 +14,8 @@ use wrg1969::umpire::{Umpire, play};
 // Checks WRG-R-08, WRG-MOVE-02, WRG-AFTER-05.
 #[test]
 fn the_umpire_finds_nothing_wrong_in_battles_on_every_scenario() {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios/wrg1969");
-    let mut names: Vec<String> = std::fs::read_dir(root)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".toml"))
-        .collect();
-    names.sort();
+    let root = wrg1969::umpire::READY_DIR;
+    let names = wrg1969::umpire::ready_scenarios();
     assert!(names.len() >= 5, "{names:?}");
     let rules = Arc::new(Wrg1969::new());
     let seeds = if cfg!(debug_assertions) { 2 } else { 4 };

@@ -295,7 +295,7 @@ impl<'a> Run<'a> {
             m.lined_up = 0.0;
         };
         if k == usize::MAX {
-            // Back where it stood when the period began, every move of it undone.
+            // Back where it stood before its first move, every move of it undone.
             self.movers.iter_mut().filter(|m| m.id as usize == id).for_each(undo);
             self.moved[id] = 0.0;
             let b = self.begun(id);
