@@ -788,6 +788,7 @@ impl<R: RuleSet> Mcts<R> {
     fn playout(&self, rules: &R, state: &mut R::State, depth: u32, rng: &mut SeededDice) -> u64 {
         let mut made = 0;
         for _ in 0..depth {
+            tabletop::budget::tick();
             if is_over(rules, state) {
                 break;
             }

@@ -148,6 +148,7 @@ pub fn strictly_inside_convex(p: Point, convex: &[Point]) -> bool {
 /// The interval of `t` in which a rectangle translated by `t·d` overlaps a fixed rectangle
 /// (separating-axis sweep); `None` when they never overlap for any real `t`.
 pub fn sweep_interval(moving: &Rect, d: Vec2, fixed: &Rect) -> Option<(f64, f64)> {
+    tabletop::budget::tick();
     let a = moving.corners();
     let b = fixed.corners();
     let axes_list = [

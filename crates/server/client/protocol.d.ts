@@ -290,7 +290,7 @@ rules: Array<string>, };
 /**
  * What a connection's error was about.
  */
-export type ErrorCode = "bad_message" | "hello_first" | "already_joined" | "bad_token" | "full" | "stale" | "spectator" | "not_your_turn" | "game_over" | "cannot_undo" | "too_long" | "bot" | "storage" | "internal";
+export type ErrorCode = "bad_message" | "hello_first" | "already_joined" | "bad_token" | "full" | "stale" | "spectator" | "not_your_turn" | "game_over" | "cannot_undo" | "too_long" | "too_heavy" | "bot" | "storage" | "internal";
 
 /**
  * What choosing an [`Action`] does.

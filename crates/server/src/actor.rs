@@ -17,10 +17,14 @@ use crate::protocol::{
 };
 use crate::store::{Store, StoredGame, StoredPlayer, now_ms};
 use crate::token;
+use crate::work::{self, Failure};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+use tabletop::budget::{self, Budget};
 use tabletop::controls::{Controls, MeasureRequest};
 use tabletop::host::{BotSpec, HostedBot, HostedGame, HostedRuleSet, Registry};
 use tabletop::{Actor, Facing, Point, Record, SeededDice, Side, Viewer};
@@ -36,6 +40,10 @@ pub struct Shared {
     pub limits: Limits,
     /// Slots for bots thinking at once.
     pub bot_slots: Arc<Semaphore>,
+    /// Slots for rule-set work at once ([`crate::work`]).
+    pub rules_slots: Arc<Semaphore>,
+    /// Raised when the server stops: every bot and all rule-set work stop at their next check.
+    pub stopping: Arc<AtomicBool>,
 }
 
 /// Where an actor sends a connection its messages (JSON text frames).
@@ -146,7 +154,9 @@ pub struct GameActor {
     id: String,
     shared: Arc<Shared>,
     rules: &'static dyn HostedRuleSet,
-    game: Box<dyn HostedGame>,
+    /// The game; locked by the actor for quick questions, and by rule-set work on the
+    /// blocking pool while the actor awaits it.
+    game: Arc<Mutex<Box<dyn HostedGame>>>,
     seed: u64,
     version: String,
     scenario_name: String,
@@ -158,15 +168,58 @@ pub struct GameActor {
     /// for an older epoch is thrown away.
     epoch: u64,
     bot_busy: bool,
+    /// Raised to stop the thinking bot (its game changed, ended or closed).
+    bot_cancel: Arc<AtomicBool>,
     bot_failed_at: Option<u64>,
     finished: bool,
     bot_tx: mpsc::UnboundedSender<BotDone>,
 }
 
 impl GameActor {
+    /// The game, for a quick question.
+    fn g(&self) -> MutexGuard<'_, Box<dyn HostedGame>> {
+        self.game.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Runs `work` on the game on the blocking pool within the command budget; a stop or a
+    /// panic leaves the game as it was before the work.
+    fn work<T, F>(&self, work: F) -> impl Future<Output = Result<T, Failure>> + Send + 'static
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut dyn HostedGame) -> T + Send + 'static,
+    {
+        let game = self.game.clone();
+        let shared = self.shared.clone();
+        let time = Some(self.shared.limits.command_time);
+        async move {
+            work::run(&shared, time, None, move || {
+                let mut g = game.lock().unwrap_or_else(|e| e.into_inner());
+                let before = g.boxed_clone();
+                let mut kept = Some(before);
+                struct Restore<'a>(
+                    &'a mut Box<dyn HostedGame>,
+                    &'a mut Option<Box<dyn HostedGame>>,
+                );
+                impl Drop for Restore<'_> {
+                    fn drop(&mut self) {
+                        if let Some(before) = self.1.take() {
+                            *self.0 = before;
+                        }
+                    }
+                }
+                let guard = Restore(&mut g, &mut kept);
+                let answer = work(guard.0.as_mut());
+                // Finished: keep the game as the work left it.
+                guard.1.take();
+                answer
+            })
+            .await
+        }
+    }
+
     /// The version of the game's state: the commands carried out so far.
     fn version(&self) -> u64 {
-        self.game.command_count() as u64
+        self.g().command_count() as u64
     }
 
     /// Starts the actor of a stored game, already replayed into `game`.
@@ -190,7 +243,7 @@ impl GameActor {
             id: stored.id.clone(),
             shared,
             rules,
-            game,
+            game: Arc::new(Mutex::new(game)),
             seed: stored.record.seed,
             version: stored.record.version.clone(),
             scenario_name: stored.record.scenario_name.clone(),
@@ -200,6 +253,7 @@ impl GameActor {
             log,
             epoch: 0,
             bot_busy: false,
+            bot_cancel: Arc::default(),
             bot_failed_at: None,
             finished: stored.finished_ms.is_some(),
             bot_tx,
@@ -232,6 +286,14 @@ impl GameActor {
                 }
             }
         }
+        // Closed, idle or the server stopping: a bot still thinking stops.
+        self.bot_cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// The game changed: a bot thinking over the old state is stopped.
+    fn new_epoch(&mut self) {
+        self.epoch += 1;
+        self.bot_cancel.store(true, Ordering::Relaxed);
     }
 
     async fn handle(&mut self, msg: Msg) {
@@ -252,13 +314,13 @@ impl GameActor {
                         self.command(conn, role, version, command).await
                     }
                     ClientMessage::Undo { version } => self.undo(conn, role, version).await,
-                    ClientMessage::Candidates {} => self.candidates(conn, role),
+                    ClientMessage::Candidates {} => self.candidates(conn, role).await,
                     ClientMessage::Scene { svg } => self.scene(conn, role, svg.unwrap_or(false)),
                     ClientMessage::Sync {} => {
                         let text = self.state_text(role, 0);
                         self.send_text(conn, text);
                     }
-                    ClientMessage::Controls {} => self.controls(conn, role),
+                    ClientMessage::Controls {} => self.controls(conn, role).await,
                     ClientMessage::Measure { version, unit, x, y, bearing } => {
                         self.measure(conn, role, version, unit, Point::new(x, y), bearing)
                     }
@@ -372,19 +434,24 @@ impl GameActor {
     /// The state as `role` may see it, with the log from line `log_from`: the text of a
     /// [`ServerMessage::State`], written without building the view as a JSON tree.
     fn state_text(&self, role: Role, log_from: usize) -> Utf8Bytes {
-        let view = guard(|| self.game.view_text(Self::viewer(role))).unwrap_or_else(|e| {
+        let view = guard(|| self.g().view_text(Self::viewer(role))).unwrap_or_else(|e| {
             eprintln!("game {}: the view failed: {e}", self.id);
             "null".to_string()
         });
         let view = RawValue::from_string(view)
             .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"));
         let from = log_from.min(self.log.len());
+        let version = self.version();
+        let (pending, outcome, turn) = {
+            let g = self.g();
+            (g.pending().into(), g.outcome().map(Into::into), g.turn())
+        };
         let msg = StateText {
-            version: self.version(),
-            pending: self.game.pending().into(),
-            outcome: self.game.outcome().map(Into::into),
+            version,
+            pending,
+            outcome,
             view: &view,
-            turn: self.game.turn(),
+            turn,
             log_from: from as u64,
             lines: &self.log[from..],
             can_undo: role.side().is_some_and(|s| self.undo_target(s).is_ok()),
@@ -410,7 +477,7 @@ impl GameActor {
         let Some(side) = role.side() else {
             return Err((ErrorCode::Spectator, "a spectator cannot command".into()));
         };
-        if self.finished || self.game.outcome().is_some() {
+        if self.finished || self.g().outcome().is_some() {
             return Err((ErrorCode::GameOver, "the battle is over".into()));
         }
         let now = self.version();
@@ -438,7 +505,7 @@ impl GameActor {
                 return self.reply(conn, msg);
             }
         };
-        let pending = self.game.pending();
+        let pending = self.g().pending();
         if !pending.sides().contains(&side) {
             return self.error(
                 conn,
@@ -446,7 +513,7 @@ impl GameActor {
                 format!("{side} has nothing to decide now ({})", describe_pending(&pending)),
             );
         }
-        let index = self.game.command_count();
+        let index = self.g().command_count();
         if index >= self.shared.limits.max_commands {
             return self.error(
                 conn,
@@ -454,14 +521,20 @@ impl GameActor {
                 format!("the game has reached the server's limit of {index} commands"),
             );
         }
-        match guard(|| self.game.submit(Actor::Side(side), command)) {
+        let submitted = self.work(move |g| g.submit(Actor::Side(side), command)).await;
+        match submitted {
             Ok(Ok(lines)) => {
                 if let Err(e) = self.accepted(lines, index).await {
                     self.error(conn, ErrorCode::Storage, e);
                 }
             }
             Ok(Err(refusal)) => self.reply(conn, ServerMessage::refused(version, &refusal)),
-            Err(panic) => {
+            Err(Failure::Stopped(why)) => self.error(
+                conn,
+                ErrorCode::TooHeavy,
+                format!("the command was not carried out: {why}; nothing changed"),
+            ),
+            Err(Failure::Panicked(panic)) => {
                 eprintln!("game {}: a command {panic}", self.id);
                 self.restore().await;
                 self.error(
@@ -480,11 +553,11 @@ impl GameActor {
         lines: Vec<tabletop::rules::LogLine>,
         index: usize,
     ) -> Result<(), String> {
-        self.epoch += 1;
-        let recorded = self.game.recorded(index).expect("the command just applied is recorded");
+        self.new_epoch();
+        let recorded = self.g().recorded(index).expect("the command just applied is recorded");
         if let Err(e) = self.shared.store.append(&self.id, index, &recorded).await {
             eprintln!("game {}: cannot save command {index}: {e}", self.id);
-            let mut record = self.game.record();
+            let mut record = self.g().record();
             record.commands.truncate(index);
             self.rebuild(&record);
             let from = self.log.len();
@@ -504,7 +577,7 @@ impl GameActor {
         if self.finished {
             return;
         }
-        let Some(outcome) = self.game.outcome() else { return };
+        let Some(outcome) = self.g().outcome() else { return };
         let result = match outcome.winner {
             Some(side) => format!("{side} wins: {}", outcome.reason),
             None => format!("a draw: {}", outcome.reason),
@@ -522,9 +595,10 @@ impl GameActor {
         let rules = self.rules;
         match guard(|| rules.replay(record)) {
             Ok(Ok(game)) => {
-                self.game = game;
-                self.log = self.game.log().iter().map(LogEntry::from).collect();
-                self.epoch += 1;
+                *self.g() = game;
+                let log = self.g().log().iter().map(LogEntry::from).collect();
+                self.log = log;
+                self.new_epoch();
                 self.bot_failed_at = None;
                 true
             }
@@ -543,7 +617,7 @@ impl GameActor {
     async fn restore(&mut self) {
         let saved = match self.shared.store.load(&self.id).await {
             Ok(Some(g)) => g.record,
-            _ => self.game.record(),
+            _ => self.g().record(),
         };
         if !self.rebuild(&saved) {
             eprintln!("game {}: cannot restore it; closing its connections", self.id);
@@ -558,16 +632,16 @@ impl GameActor {
     /// The index of the command `side` may take back (its last, with the bots' answers after
     /// it), or why it may not.
     fn undo_target(&self, side: Side) -> Result<usize, String> {
-        if self.finished || self.game.outcome().is_some() {
+        if self.finished || self.g().outcome().is_some() {
             return Err("the battle is over".into());
         }
-        let mut i = self.game.command_count();
+        let mut i = self.g().command_count();
         while i > 0 {
             i -= 1;
-            if self.game.rolled_dice(i) != Some(false) {
+            if self.g().rolled_dice(i) != Some(false) {
                 return Err("a die has been rolled since your last command".into());
             }
-            let Some(rc) = self.game.recorded(i) else { break };
+            let Some(rc) = self.g().recorded(i) else { break };
             match rc.actor {
                 Actor::Side(s) if s == side => return Ok(i),
                 Actor::Side(s) if matches!(self.seats[s.index()], Seat::Bot { .. }) => {}
@@ -593,7 +667,7 @@ impl GameActor {
         if let Err(e) = self.shared.store.truncate(&self.id, target).await {
             return self.error(conn, ErrorCode::Storage, format!("cannot undo: {e}"));
         }
-        let mut record = self.game.record();
+        let mut record = self.g().record();
         record.commands.truncate(target);
         if !self.rebuild(&record) {
             self.restore().await;
@@ -606,7 +680,7 @@ impl GameActor {
 
     // ---- questions ---------------------------------------------------------------------
 
-    fn candidates(&mut self, conn: ConnId, role: Role) {
+    async fn candidates(&mut self, conn: ConnId, role: Role) {
         let Some(side) = role.side() else {
             return self.error(conn, ErrorCode::Spectator, "a spectator has no commands");
         };
@@ -614,9 +688,15 @@ impl GameActor {
         // a client sees may depend on the seed.
         let seed = token::new_seed().unwrap_or(0);
         let mut rng = SeededDice::new(seed);
-        let pending = self.game.pending();
+        let pending = self.g().pending();
         let commands = if pending.sides().contains(&side) && !self.finished {
-            guard(|| self.game.candidates(side, &mut rng)).unwrap_or_default()
+            match self.work(move |g| g.candidates(side, &mut rng)).await {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("game {}: the candidates {e}", self.id);
+                    return self.failed(conn, &e, "the commands could not be listed");
+                }
+            }
         } else {
             Vec::new()
         };
@@ -624,17 +704,17 @@ impl GameActor {
         self.reply(conn, ServerMessage::Candidates { version, commands });
     }
 
-    fn controls(&mut self, conn: ConnId, role: Role) {
+    async fn controls(&mut self, conn: ConnId, role: Role) {
         let Some(side) = role.side() else {
             return self.error(conn, ErrorCode::Spectator, "a spectator commands nothing");
         };
-        let pending = self.game.pending();
+        let pending = self.g().pending();
         let controls = if pending.sides().contains(&side) && !self.finished {
-            match guard(|| self.game.controls(side)) {
+            match self.work(move |g| g.controls(side)).await {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("game {}: the controls {e}", self.id);
-                    return self.error(conn, ErrorCode::Internal, "the menus could not be made");
+                    return self.failed(conn, &e, "the menus could not be made");
                 }
             }
         } else {
@@ -642,6 +722,16 @@ impl GameActor {
         };
         let version = self.version();
         self.reply(conn, ServerMessage::Controls { version, controls });
+    }
+
+    /// Tells a connection that a question's work failed: too heavy, or a bug.
+    fn failed(&mut self, conn: ConnId, failure: &Failure, what: &str) {
+        match failure {
+            Failure::Stopped(why) => {
+                self.error(conn, ErrorCode::TooHeavy, format!("{what}: {why}"))
+            }
+            Failure::Panicked(_) => self.error(conn, ErrorCode::Internal, what.to_string()),
+        }
     }
 
     fn measure(
@@ -662,7 +752,7 @@ impl GameActor {
         }
         let request =
             MeasureRequest { unit, to, facing: bearing.map(Facing::from_bearing_degrees) };
-        let measurement = match guard(|| self.game.measure(side, &request)) {
+        let measurement = match guard(|| self.g().measure(side, &request)) {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("game {}: a measurement {e}", self.id);
@@ -674,7 +764,7 @@ impl GameActor {
 
     fn roster(&mut self, conn: ConnId, role: Role) {
         let viewer = Self::viewer(role);
-        let rows = match guard(|| self.game.roster(viewer)) {
+        let rows = match guard(|| self.g().roster(viewer)) {
             Ok(rows) => rows,
             Err(e) => {
                 eprintln!("game {}: the roster {e}", self.id);
@@ -688,7 +778,7 @@ impl GameActor {
     fn scene(&mut self, conn: ConnId, role: Role, svg: bool) {
         let viewer = Self::viewer(role);
         let drawn = guard(|| {
-            let scene = self.game.scene(viewer);
+            let scene = self.g().scene(viewer);
             let text = svg.then(|| tabletop::render::to_svg(&scene));
             (serde_json::to_value(&scene).unwrap_or_default(), text)
         });
@@ -708,14 +798,14 @@ impl GameActor {
 
     /// Asks a bot for its command if a bot's side must decide now and none is thinking.
     fn start_bot(&mut self) {
-        if self.bot_busy || self.finished || self.game.outcome().is_some() {
+        if self.bot_busy || self.finished || self.g().outcome().is_some() {
             return;
         }
-        let index = self.game.command_count();
+        let index = self.g().command_count();
         if index >= self.shared.limits.max_commands || self.bot_failed_at == Some(self.epoch) {
             return;
         }
-        let pending = self.game.pending();
+        let pending = self.g().pending();
         let Some(side) =
             pending.sides().into_iter().find(|s| matches!(self.seats[s.index()], Seat::Bot { .. }))
         else {
@@ -734,18 +824,27 @@ impl GameActor {
                 }
             },
         };
-        let game = self.game.boxed_clone();
+        let game = self.game.clone();
         let mut rng = bot_rng(self.seed, side, index);
         let (tx, slots, epoch) = (self.bot_tx.clone(), self.shared.bot_slots.clone(), self.epoch);
         self.bot_busy = true;
+        self.bot_cancel = Arc::default();
+        // The bot's own allowance is wall time; its processor time is capped at twice that.
+        let budget = Budget::time(2 * self.shared.limits.bot_time + Duration::from_secs(1))
+            .cancelled_by(self.bot_cancel.clone())
+            .cancelled_by(self.shared.stopping.clone());
         tokio::spawn(async move {
             let _slot = slots.acquire_owned().await;
             let thought = tokio::task::spawn_blocking(move || {
                 let mut bot = bot;
                 let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    bot.choose(game.as_ref(), side, &mut rng)
+                    budget::run(&budget, || {
+                        let game = game.lock().unwrap_or_else(|e| e.into_inner()).boxed_clone();
+                        bot.choose(game.as_ref(), side, &mut rng)
+                    })
                 }))
-                .unwrap_or_else(|p| Err(panic_message(p)));
+                .unwrap_or_else(|p| Ok(Err(panic_message(p))))
+                .unwrap_or_else(|stopped| Err(format!("its thinking {stopped}")));
                 (Some(bot), result)
             })
             .await;
@@ -773,11 +872,12 @@ impl GameActor {
             Ok(c) => c,
             Err(e) => return self.bot_failed(format!("the {side} bot ({spec}) failed: {e}")),
         };
-        if !self.game.pending().sides().contains(&side) {
+        if !self.g().pending().sides().contains(&side) {
             return self.start_bot();
         }
-        let index = self.game.command_count();
-        match guard(|| self.game.submit(Actor::Side(side), command.clone())) {
+        let index = self.g().command_count();
+        let given = command.clone();
+        match self.work(move |g| g.submit(Actor::Side(side), given)).await {
             Ok(Ok(lines)) => {
                 if let Err(e) = self.accepted(lines, index).await {
                     self.bot_failed(e);
@@ -786,7 +886,10 @@ impl GameActor {
             Ok(Err(refusal)) => self.bot_failed(format!(
                 "the {side} bot ({spec}) gave a command the rules refuse: {command}: {refusal}"
             )),
-            Err(panic) => {
+            Err(Failure::Stopped(why)) => {
+                self.bot_failed(format!("the {side} bot's command was not carried out: {why}"))
+            }
+            Err(Failure::Panicked(panic)) => {
                 eprintln!("game {}: a bot's command {panic}", self.id);
                 self.restore().await;
                 self.bot_failed(format!("the server failed on the {side} bot's command"));

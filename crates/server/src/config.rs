@@ -36,6 +36,41 @@ pub struct Limits {
     pub bot_time: Duration,
     /// The most search iterations a bot may be asked for a decision (`mcts:100000`).
     pub bot_iterations: u64,
+    /// How many threads may do rule-set work (commands, menus, candidates, new games) at
+    /// once, server-wide. More than the processors, so that a light game's command gets a
+    /// thread while heavy ones run, and the system shares the processors between them.
+    pub rules_threads: usize,
+    /// The processor time one command, menu or candidate list may take; past it the work is
+    /// stopped, nothing changes and the client is told.
+    pub command_time: Duration,
+    /// The processor time creating (or resuming) one game may take.
+    pub create_time: Duration,
+    /// What an uploaded scenario may hold.
+    pub scenario: ScenarioLimits,
+}
+
+/// What an uploaded scenario may hold, checked when a game is created.
+#[derive(Clone, Debug)]
+pub struct ScenarioLimits {
+    /// The longest scenario text, in bytes.
+    pub max_bytes: usize,
+    /// The most units (both sides together).
+    pub max_units: usize,
+    /// The most stands (both sides together; a unit drawn as one piece counts one).
+    pub max_stands: usize,
+    /// The longest side of the table, in inches.
+    pub max_table_inches: f64,
+}
+
+impl Default for ScenarioLimits {
+    fn default() -> Self {
+        ScenarioLimits {
+            max_bytes: 256 * 1024,
+            max_units: 400,
+            max_stands: 4_000,
+            max_table_inches: 1_200.0,
+        }
+    }
 }
 
 impl Default for Limits {
@@ -51,6 +86,10 @@ impl Default for Limits {
             idle_actor: Duration::from_secs(15 * 60),
             bot_time: Duration::from_secs(10),
             bot_iterations: 100_000,
+            rules_threads: std::thread::available_parallelism().map_or(8, |n| (4 * n.get()).max(8)),
+            command_time: Duration::from_secs(5),
+            create_time: Duration::from_secs(10),
+            scenario: ScenarioLimits::default(),
         }
     }
 }

@@ -3,11 +3,13 @@
 //! all.
 
 use crate::actor::{GameActor, GameHandle, Msg, Shared};
+use crate::config::ScenarioLimits;
 use crate::guard::guard;
 use crate::protocol::{ApiError, CreateGame, Created, SeatLink, SideName};
 use crate::scenarios::Scenarios;
 use crate::store::{StoreError, StoredGame, StoredPlayer, now_ms};
 use crate::token;
+use crate::work::{self, Failure};
 use axum::http::StatusCode;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -68,16 +70,42 @@ impl Games {
         let internal =
             |e: token::RandomError| reject(StatusCode::INTERNAL_SERVER_ERROR, e.to_string());
         let seed = token::new_seed().map_err(internal)?;
-        let game = {
+        let limits = self.shared.limits.scenario.clone();
+        if source.text.len() > limits.max_bytes {
+            return Err(reject(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!(
+                    "{}: the scenario is {} bytes; scenarios here may have at most {}",
+                    source.name,
+                    source.text.len(),
+                    limits.max_bytes
+                ),
+            ));
+        }
+        let time = Some(self.shared.limits.create_time);
+        let made = {
             let source = source.clone();
-            tokio::task::spawn_blocking(move || guard(|| rules.new_game(source, seed)))
-                .await
-                .map_err(|e| reject(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?
-                .map_err(|e| {
-                    reject(StatusCode::UNPROCESSABLE_ENTITY, format!("the scenario {e}"))
-                })?
+            work::run(&self.shared, time, None, move || {
+                rules.new_game(source, seed).map(|game| {
+                    let scene = game.scene(tabletop::Viewer::Spectator);
+                    let too_big = too_big(&scene, &limits);
+                    (game, too_big)
+                })
+            })
+            .await
         };
-        let game = game.map_err(|d| {
+        let made = made.map_err(|e| {
+            let status = match e {
+                Failure::Stopped(_) => StatusCode::UNPROCESSABLE_ENTITY,
+                Failure::Panicked(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            };
+            reject(status, format!("{}: making the game {e}", source.name))
+        })?;
+        let made = made.map(|(game, too_big)| match too_big {
+            None => Ok(game),
+            Some(why) => Err(why),
+        });
+        let game = made.map_err(|d| {
             let n = d.len();
             (
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -90,6 +118,9 @@ impl Games {
                     diagnostics: d.iter().map(|d| d.to_string()).collect(),
                 },
             )
+        })?;
+        let game = game.map_err(|why| {
+            reject(StatusCode::UNPROCESSABLE_ENTITY, format!("{}: {why}", source.name))
         })?;
         let id = token::new_game_id().map_err(internal)?;
         let mut seats = Vec::new();
@@ -227,22 +258,17 @@ impl Games {
             return None;
         };
         let record = stored.record.clone();
-        let replayed = tokio::task::spawn_blocking(move || guard(|| rules.replay(&record))).await;
+        // Every command in it was accepted once: a replay has no budget but the server's
+        // stopping.
+        let replayed = work::run(&self.shared, None, None, move || rules.replay(&record)).await;
         match replayed {
-            Ok(Ok(Ok(game))) => Some(self.spawn(rules, &stored, game)),
-            Ok(Ok(Err(e))) => {
+            Ok(Ok(game)) => Some(self.spawn(rules, &stored, game)),
+            Ok(Err(e)) => {
                 eprintln!("game {}: does not replay ({e}); the game is left as stored", stored.id);
                 None
             }
-            Ok(Err(panic)) => {
-                eprintln!("game {}: replaying {panic}; the game is left as stored", stored.id);
-                None
-            }
             Err(e) => {
-                eprintln!(
-                    "game {}: the replay failed ({e}); the game is left as stored",
-                    stored.id
-                );
+                eprintln!("game {}: replaying {e}; the game is left as stored", stored.id);
                 None
             }
         }
@@ -293,6 +319,8 @@ impl Games {
 
     /// Stops every actor (closing its connections) and waits for them.
     pub async fn shutdown(&self) {
+        // Bots and rule-set work stop at their next check, so no actor waits on them.
+        self.shared.stopping.store(true, std::sync::atomic::Ordering::Relaxed);
         let handles: Vec<GameHandle> = self.live.lock().await.drain().map(|(_, h)| h).collect();
         for h in handles {
             h.send(Msg::Shutdown).await;
@@ -318,4 +346,31 @@ fn upload_name(given: Option<&str>) -> String {
         })
         .unwrap_or_default();
     if name.trim().is_empty() { "upload.toml".to_string() } else { name }
+}
+
+/// Why a new game is larger than the server takes, if it is: its units, stands and table as
+/// drawn.
+fn too_big(scene: &tabletop::render::Scene, limits: &ScenarioLimits) -> Option<String> {
+    let units: Vec<_> = scene.pieces.iter().filter(|p| p.side.is_some()).collect();
+    let stands: usize = units.iter().map(|p| p.stands.len().max(1)).sum();
+    let side = scene.table.width.max(scene.table.height);
+    if units.len() > limits.max_units {
+        Some(format!(
+            "the scenario has {} units; scenarios here may have at most {}",
+            units.len(),
+            limits.max_units
+        ))
+    } else if stands > limits.max_stands {
+        Some(format!(
+            "the scenario has {stands} stands; scenarios here may have at most {}",
+            limits.max_stands
+        ))
+    } else if side.is_nan() || side > limits.max_table_inches {
+        Some(format!(
+            "the table is {side}\" across; tables here may be at most {}\"",
+            limits.max_table_inches
+        ))
+    } else {
+        None
+    }
 }

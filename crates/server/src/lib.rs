@@ -28,9 +28,10 @@ pub mod protocol;
 pub mod scenarios;
 pub mod store;
 pub mod token;
+pub mod work;
 pub mod ws;
 
-pub use config::{Config, Limits, RefereeFn};
+pub use config::{Config, Limits, RefereeFn, ScenarioLimits};
 
 use crate::actor::Shared;
 use crate::games::Games;
@@ -136,6 +137,8 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
         store: config.store.clone(),
         limits: config.limits.clone(),
         bot_slots: Arc::new(Semaphore::new(config.limits.bot_threads.max(1))),
+        rules_slots: Arc::new(Semaphore::new(config.limits.rules_threads.max(1))),
+        stopping: Arc::default(),
     });
     let app = Arc::new(App { games: Games::new(shared), config });
     let resumed = app.games.resume_all().await?;

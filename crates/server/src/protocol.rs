@@ -373,6 +373,9 @@ pub enum ErrorCode {
     CannotUndo,
     /// The game has reached the server's limit of commands.
     TooLong,
+    /// The work asked for took more of the server's time than one request may; it was
+    /// stopped and nothing changed.
+    TooHeavy,
     /// A bot failed to give a legal command; the game waits.
     Bot,
     /// The game could not be saved; the command was taken back.

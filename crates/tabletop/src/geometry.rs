@@ -396,6 +396,7 @@ impl Rect {
     /// corner do not overlap; any positive-area intersection does (up to `1e-9` inches).
     #[inline]
     pub fn overlaps(&self, o: &Rect) -> bool {
+        crate::budget::tick();
         const EPS: f64 = 1e-9;
         let d = o.centre - self.centre;
         let (a_r, a_f) = (self.facing.right(), self.facing.vector());
@@ -423,6 +424,7 @@ impl Rect {
 
     /// Shortest edge-to-edge distance between two rectangles; zero when they touch or overlap.
     pub fn distance(&self, o: &Rect) -> f64 {
+        crate::budget::tick();
         if self.overlaps(o) {
             return 0.0;
         }
@@ -606,6 +608,7 @@ pub fn point_segment_distance_squared(p: Point, a: Point, b: Point) -> f64 {
 /// Where two segments `p0`–`p1` and `q0`–`q1` cross, as the parameter along the first
 /// (`0` at `p0`, `1` at `p1`) and along the second; `None` when they are parallel or miss.
 pub fn segment_intersection(p0: Point, p1: Point, q0: Point, q1: Point) -> Option<(f64, f64)> {
+    crate::budget::tick();
     let r = p1 - p0;
     let s = q1 - q0;
     let denom = r.cross(s);

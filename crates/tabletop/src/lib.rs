@@ -5,6 +5,7 @@
 //! [`rules::RuleSet`] interface, games, records and replay, scenario-file diagnostics, drawing,
 //! and a random-game test harness.
 
+pub mod budget;
 pub mod controls;
 pub mod diagnostics;
 pub mod dice;
