@@ -357,10 +357,18 @@ impl GameActor {
                 }
             }
         };
-        if self.conns.len() >= self.shared.limits.connections_per_game {
+        // Spectators and each side's player have places of their own: watchers never keep a
+        // player out.
+        let limits = &self.shared.limits;
+        let (limit, who) = match role {
+            Role::Spectator => (limits.spectators_per_game, "spectators"),
+            _ => (limits.connections_per_side, "connections for this side"),
+        };
+        let held = self.conns.iter().filter(|c| c.role == role).count();
+        if held >= limit {
             let _ = reply.send(Err(ServerMessage::error(
                 ErrorCode::Full,
-                format!("the game has {} connections, as many as it takes", self.conns.len()),
+                format!("the game has {held} {who}, as many as it takes"),
             )));
             return;
         }

@@ -25,8 +25,17 @@ pub struct Limits {
     pub bot_threads: usize,
     /// How many messages may wait for a slow connection before it is dropped.
     pub outbox: usize,
-    /// How many connections one game takes (players and spectators together).
-    pub connections_per_game: usize,
+    /// How many spectators one game takes.
+    pub spectators_per_game: usize,
+    /// How many connections one side's player may hold at once (tabs, devices); spectators
+    /// never take their places.
+    pub connections_per_side: usize,
+    /// How many games one client address may create a minute.
+    pub games_per_minute: u32,
+    /// How often a connection is pinged.
+    pub ping_every: Duration,
+    /// How long a connection may send nothing (not even a pong) before it is closed.
+    pub idle_socket: Duration,
     /// How long a new connection has to say `hello`.
     pub hello_timeout: Duration,
     /// How long a game's actor stays in memory with no connection and no bot thinking; it is
@@ -81,7 +90,11 @@ impl Default for Limits {
             max_commands: 100_000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             outbox: 256,
-            connections_per_game: 64,
+            spectators_per_game: 64,
+            connections_per_side: 8,
+            games_per_minute: 30,
+            ping_every: Duration::from_secs(20),
+            idle_socket: Duration::from_secs(60),
             hello_timeout: Duration::from_secs(10),
             idle_actor: Duration::from_secs(15 * 60),
             bot_time: Duration::from_secs(10),

@@ -302,17 +302,25 @@ impl Games {
     /// Starts every unfinished game in the store (replaying each); returns how many run.
     pub async fn resume_all(&self) -> Result<usize, StoreError> {
         let games = self.shared.store.unfinished().await?;
-        let mut live = self.live.lock().await;
         let mut n = 0;
         for stored in games {
-            let id = stored.id.clone();
-            if live.contains_key(&id) {
+            if self.shared.stopping.load(std::sync::atomic::Ordering::Relaxed) {
+                break;
+            }
+            // A game someone already asked for is running; the others are replayed one by
+            // one without holding up anyone's request meanwhile.
+            if self.live.lock().await.get(&stored.id).is_some_and(|h| !h.is_closed()) {
+                n += 1;
                 continue;
             }
-            if let Some(handle) = self.start(stored).await {
-                live.insert(id, handle);
-                n += 1;
-            }
+            let id = stored.id.clone();
+            let Some(handle) = self.start(stored).await else { continue };
+            let mut live = self.live.lock().await;
+            match live.get(&id) {
+                Some(h) if !h.is_closed() => handle.send(Msg::Shutdown).await,
+                _ => live.insert(id, handle).is_some(),
+            };
+            n += 1;
         }
         Ok(n)
     }

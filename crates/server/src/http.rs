@@ -22,12 +22,14 @@ use crate::protocol::{
 };
 use crate::store::StoredPlayer;
 use crate::token;
+use axum::extract::ConnectInfo;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 /// The server's routes.
@@ -126,12 +128,16 @@ async fn scenario_text(
 
 async fn create(
     State(app): State<Arc<App>>,
+    ConnectInfo(client): ConnectInfo<SocketAddr>,
     body: Result<Json<CreateGame>, JsonRejection>,
 ) -> Response {
     let Json(req) = match body {
         Ok(b) => b,
         Err(e) => return error(reject(e.status(), e.body_text())),
     };
+    if let Err(r) = app.creations.allow(client.ip(), app.limits().games_per_minute) {
+        return error(r);
+    }
     match app.games.create(req, app.scenarios()).await {
         Ok(created) => (StatusCode::CREATED, Json::<Created>(created)).into_response(),
         Err(r) => error(r),

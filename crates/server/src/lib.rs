@@ -25,6 +25,7 @@ pub mod games;
 pub mod guard;
 pub mod http;
 pub mod protocol;
+pub mod quota;
 pub mod scenarios;
 pub mod store;
 pub mod token;
@@ -46,6 +47,7 @@ use tokio::task::JoinHandle;
 pub struct App {
     config: Config,
     games: Games,
+    creations: quota::Creations,
 }
 
 impl App {
@@ -90,7 +92,7 @@ pub enum StartError {
 pub struct Server {
     app: Arc<App>,
     local_addr: SocketAddr,
-    resumed: usize,
+    resumed: tokio::sync::watch::Receiver<Option<usize>>,
     stop: oneshot::Sender<()>,
     task: JoinHandle<std::io::Result<()>>,
 }
@@ -101,9 +103,21 @@ impl Server {
         self.local_addr
     }
 
-    /// How many unfinished games it resumed from the store on start.
-    pub fn resumed(&self) -> usize {
-        self.resumed
+    /// How many unfinished games it resumed from the store on start, once they all have
+    /// (the server listens meanwhile).
+    pub async fn resumed(&self) -> usize {
+        Self::count_resumed(self.resumed_watch()).await
+    }
+
+    /// What tells how many games were resumed, to wait on apart from the server.
+    pub fn resumed_watch(&self) -> tokio::sync::watch::Receiver<Option<usize>> {
+        self.resumed.clone()
+    }
+
+    /// How many games `watch` (from [`Server::resumed_watch`]) says were resumed, once told.
+    pub async fn count_resumed(mut watch: tokio::sync::watch::Receiver<Option<usize>>) -> usize {
+        let n = watch.wait_for(Option::is_some).await.map(|n| n.unwrap_or(0));
+        n.unwrap_or(0)
     }
 
     /// The server's state.
@@ -129,8 +143,8 @@ impl Server {
     }
 }
 
-/// Starts a server on `addr`: resumes every unfinished game in the store (replaying each, so
-/// it continues exactly where it stopped), then listens.
+/// Starts a server on `addr`: listens, then resumes every unfinished game in the store
+/// (replaying each, so it continues exactly where it stopped).
 pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartError> {
     let shared = Arc::new(Shared {
         registry: config.registry,
@@ -140,11 +154,21 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
         rules_slots: Arc::new(Semaphore::new(config.limits.rules_threads.max(1))),
         stopping: Arc::default(),
     });
-    let app = Arc::new(App { games: Games::new(shared), config });
-    let resumed = app.games.resume_all().await?;
+    let app = Arc::new(App { games: Games::new(shared), config, creations: Default::default() });
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Bind { addr, source })?;
+    // Listen first; unfinished games resume behind (each also starts the moment someone asks
+    // for it).
+    let (told, resumed) = tokio::sync::watch::channel(None);
+    let resuming = app.clone();
+    tokio::spawn(async move {
+        let n = resuming.games.resume_all().await.unwrap_or_else(|e| {
+            eprintln!("cannot list the unfinished games to resume: {e}");
+            0
+        });
+        let _ = told.send(Some(n));
+    });
     let local_addr = listener.local_addr().map_err(|source| StartError::Bind { addr, source })?;
     // Small messages go out at once rather than waiting on the peer's delayed acknowledgement.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
@@ -155,7 +179,7 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
     let router = http::router(app.clone());
     let (stop, stopped) = oneshot::channel::<()>();
     let task = tokio::spawn(async move {
-        axum::serve(listener, router)
+        axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
             .with_graceful_shutdown(async move {
                 let _ = stopped.await;
             })

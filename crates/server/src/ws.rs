@@ -20,6 +20,8 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 /// `GET /api/games/{id}/ws`: upgrades to the game connection.
@@ -171,16 +173,38 @@ async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: 
     // From here the actor holds the only strong sender: when it lets go, the socket closes.
     let own = out.downgrade();
     drop(out);
+    // Idle sockets are pinged; one that answers nothing for `idle_socket` is closed.
+    let start = tokio::time::Instant::now();
+    let heard = AtomicU64::new(0);
+    let limits = app.limits();
     let writer = async {
-        while let Some(t) = outbox.recv().await {
-            if sink.send(Message::Text(t)).await.is_err() {
-                return;
+        let mut ping = tokio::time::interval(limits.ping_every);
+        ping.tick().await;
+        loop {
+            tokio::select! {
+                t = outbox.recv() => {
+                    let Some(t) = t else { break };
+                    if sink.send(Message::Text(t)).await.is_err() {
+                        return;
+                    }
+                }
+                _ = ping.tick() => {
+                    let silent = start.elapsed().saturating_sub(Duration::from_millis(
+                        heard.load(Ordering::Relaxed),
+                    ));
+                    if silent > limits.idle_socket
+                        || sink.send(Message::Ping(Default::default())).await.is_err()
+                    {
+                        return;
+                    }
+                }
             }
         }
         let _ = sink.close().await;
     };
     let reader = async {
         while let Some(frame) = stream.next().await {
+            heard.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
             let msg = match frame {
                 Err(e) => return closing_for(&e),
                 Ok(Message::Close(_)) => return None,

@@ -477,7 +477,7 @@ async fn an_idle_game_leaves_memory_and_comes_back_from_the_store() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_takes_only_so_many_connections() {
     let db = sqlite_file("full");
-    let server = start_with(&db, |l| l.connections_per_game = 3).await;
+    let server = start_with(&db, |l| l.spectators_per_game = 2).await;
     let addr = server.local_addr();
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     let _red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
@@ -489,6 +489,9 @@ async fn a_game_takes_only_so_many_connections() {
     let reply = ws.next().await.unwrap().unwrap();
     let msg: ServerMessage = serde_json::from_str(reply.to_text().unwrap()).unwrap();
     assert_eq!(error_code(&msg), Some(ErrorCode::Full));
+    // The spectators' places are full, but a player still gets in.
+    let blue = Player::join(addr, &game.id, Some(&token(&game, "blue"))).await;
+    assert_eq!(blue.role, Role::Blue);
     // A place frees when a connection closes.
     drop(b);
     let mut joined = false;
@@ -546,5 +549,45 @@ async fn a_page_on_another_site_cannot_open_a_game_connection() {
     let game = create_ready(addr, "othw/open_field", "human", "human").await;
     connect_from(addr, &game.id, "http://localhost:5173").await.expect("an allowed origin");
     assert!(connect_from(addr, &game.id, "http://localhost:5174").await.is_err());
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sixty_four_spectators_do_not_lock_out_a_player() {
+    let db = sqlite_file("crowd");
+    let server = start(&db).await;
+    let addr = server.local_addr();
+    let game = create_ready(addr, "othw/open_field", "human", "human").await;
+    let mut crowd = Vec::new();
+    for _ in 0..64 {
+        crowd.push(Player::join(addr, &game.id, None).await);
+    }
+    let red = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
+    let blue = Player::join(addr, &game.id, Some(&token(&game, "blue"))).await;
+    assert_eq!((red.role, blue.role), (Role::Red, Role::Blue));
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_connection_is_pinged_then_closed() {
+    use futures_util::StreamExt;
+    use std::time::Duration;
+    let db = sqlite_file("ping");
+    let server = start_with(&db, |l| {
+        l.ping_every = Duration::from_millis(50);
+        l.idle_socket = Duration::from_millis(300);
+    })
+    .await;
+    let addr = server.local_addr();
+    let game = create_ready(addr, "othw/open_field", "human", "human").await;
+    let mut silent = Player::join(addr, &game.id, None).await;
+    let mut alive = Player::join(addr, &game.id, Some(&token(&game, "red"))).await;
+    // The live client reads, and so answers the pings; the silent one reads nothing.
+    let until = tokio::time::Instant::now() + Duration::from_millis(800);
+    while tokio::time::Instant::now() < until {
+        let _ = tokio::time::timeout(Duration::from_millis(20), alive.ws.next()).await;
+    }
+    assert!(silent.closed().await, "a connection that answered no ping is still open");
+    alive.sync().await;
     server.shutdown().await;
 }

@@ -284,3 +284,17 @@ async fn referees_answer_questions() {
     assert!(api_error(&text).error.contains("movement, wrg1969"));
     server.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_creates_only_so_many_games_a_minute() {
+    let db = sqlite_file("quota");
+    let server = start_with(&db, |l| l.games_per_minute = 2).await;
+    let addr = server.local_addr();
+    create_ready(addr, "othw/open_field", "human", "human").await;
+    create_ready(addr, "othw/open_field", "human", "random").await;
+    let body = json!({ "scenario": "othw/open_field", "red": "human", "blue": "human" });
+    let (status, body) = http(addr, "POST", "/api/games", Some(&body.to_string())).await;
+    assert_eq!(status, 429, "{body}");
+    assert!(api_error(&body).error.contains("created 2 games in the last minute"), "{body}");
+    server.shutdown().await;
+}

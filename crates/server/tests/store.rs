@@ -154,7 +154,7 @@ async fn restart_continues_identically(database: &str) {
 
     let server = start(database).await;
     assert_eq!(
-        server.resumed(),
+        server.resumed().await,
         unfinished,
         "every unfinished game is resumed (the bot's game at version {version}, outcome {outcome})"
     );
@@ -209,7 +209,7 @@ async fn a_damaged_stored_game_is_left_alone_and_the_others_resume() {
         .unwrap();
     // The server starts all the same, with the other game.
     let server = start(&db).await;
-    assert_eq!(server.resumed(), 1);
+    assert_eq!(server.resumed().await, 1);
     let addr = server.local_addr();
     let red = Player::join(addr, &intact.id, Some(&token(&intact, "red"))).await;
     assert_eq!(red.version, 0);

@@ -56,18 +56,19 @@ async fn serve(
     let mut running = server::start(config, addr).await?;
     let mut stop = Stop::install();
     println!("Strategikon is serving at http://{}/", running.local_addr());
-    println!(
-        "games are kept in {}; {} unfinished game{} resumed; press Ctrl-C to stop",
-        describe(database),
-        running.resumed(),
-        if running.resumed() == 1 { "" } else { "s" }
-    );
+    println!("games are kept in {}; press Ctrl-C to stop", describe(database));
+    let resumed = running.resumed_watch();
     tokio::select! {
         ended = running.wait() => {
             ended.context("the server stopped")?;
             return Ok(ExitCode::FAILURE);
         }
         () = stop.wait() => {}
+        () = async {
+            let n = server::Server::count_resumed(resumed).await;
+            println!("{n} unfinished game{} resumed", if n == 1 { "" } else { "s" });
+            std::future::pending::<()>().await
+        } => {}
     }
     eprintln!("stopping: every accepted command is saved");
     running.shutdown().await;

@@ -216,7 +216,8 @@ type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// A WebSocket client of one game: it keeps the latest state it was sent.
 pub struct Player {
-    ws: Ws,
+    /// The socket.
+    pub ws: Ws,
     /// Its role.
     pub role: Role,
     /// The latest state version.
