@@ -11,6 +11,7 @@
 
 use crate::config::Limits;
 use crate::guard::{guard, panic_message};
+use crate::outbox::Outbox;
 use crate::protocol::{
     ClientMessage, ErrorCode, GameInfo, LogEntry, OutcomeInfo, PendingInfo, PlayerInfo, Role,
     ServerMessage,
@@ -21,7 +22,7 @@ use crate::work::{self, Failure};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 use tabletop::budget::{self, Budget};
@@ -44,10 +45,9 @@ pub struct Shared {
     pub rules_slots: Arc<Semaphore>,
     /// Raised when the server stops: every bot and all rule-set work stop at their next check.
     pub stopping: Arc<AtomicBool>,
+    /// The bytes queued on every connection, not yet written.
+    pub queued_bytes: Arc<AtomicUsize>,
 }
-
-/// Where an actor sends a connection its messages (JSON text frames).
-pub type Outbox = mpsc::Sender<Utf8Bytes>;
 
 /// A connection's number within its game.
 pub type ConnId = u64;
@@ -76,6 +76,14 @@ pub enum Msg {
         /// The connection.
         conn: ConnId,
     },
+    /// A connection that had fallen behind has written all that was queued for it.
+    CaughtUp {
+        /// The connection.
+        conn: ConnId,
+    },
+    /// Leave memory if nobody is connected and no bot is thinking (the server holds too many
+    /// games); the game lives on in the store.
+    Evict,
     /// Stop the actor (the server shuts down); its connections are closed.
     Shutdown,
 }
@@ -84,6 +92,7 @@ pub enum Msg {
 #[derive(Clone)]
 pub struct GameHandle {
     tx: mpsc::Sender<Msg>,
+    idle_since: Arc<AtomicU64>,
 }
 
 impl GameHandle {
@@ -95,6 +104,17 @@ impl GameHandle {
     /// Whether the actor has stopped (it stops when idle; see [`Limits::idle_actor`]).
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+
+    /// Waits until the actor has stopped.
+    pub async fn closed(&self) {
+        self.tx.closed().await
+    }
+
+    /// Since when (ms since the Unix epoch) the game has had nobody connected and no bot
+    /// thinking; `None` while it is in play.
+    pub fn idle_since(&self) -> Option<u64> {
+        Some(self.idle_since.load(Ordering::Relaxed)).filter(|&t| t != 0)
     }
 }
 
@@ -108,6 +128,9 @@ struct Conn {
     id: ConnId,
     role: Role,
     out: Outbox,
+    /// Fallen behind: no states are queued for it until it catches up, and then one with the
+    /// log from this line.
+    behind: Option<usize>,
 }
 
 /// A bot's answer, back from the blocking pool.
@@ -173,6 +196,12 @@ pub struct GameActor {
     bot_failed_at: Option<u64>,
     finished: bool,
     bot_tx: mpsc::UnboundedSender<BotDone>,
+    /// Each side's menus as last sent, with the epoch they were made for.
+    controls_sent: [Option<(u64, Utf8Bytes)>; 2],
+    /// When the actor last had nothing to do (no connection, no bot thinking), in ms since
+    /// the Unix epoch; 0 while it is busy. The server drops the longest idle from memory
+    /// first when it holds too many games.
+    idle_since: Arc<AtomicU64>,
 }
 
 impl GameActor {
@@ -217,6 +246,25 @@ impl GameActor {
         }
     }
 
+    /// Runs `question` on the game on the blocking pool within the command budget, without
+    /// changing it (so nothing needs restoring).
+    fn read<T, F>(&self, question: F) -> impl Future<Output = Result<T, Failure>> + Send + 'static
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn HostedGame) -> T + Send + 'static,
+    {
+        let game = self.game.clone();
+        let shared = self.shared.clone();
+        let time = Some(self.shared.limits.command_time);
+        async move {
+            work::run(&shared, time, None, move || {
+                let g = game.lock().unwrap_or_else(|e| e.into_inner());
+                question(g.as_ref())
+            })
+            .await
+        }
+    }
+
     /// The version of the game's state: the commands carried out so far.
     fn version(&self) -> u64 {
         self.g().command_count() as u64
@@ -230,6 +278,7 @@ impl GameActor {
         game: Box<dyn HostedGame>,
     ) -> (GameHandle, tokio::task::JoinHandle<()>) {
         let (tx, rx) = mpsc::channel(1024);
+        let idle_since = Arc::new(AtomicU64::new(now_ms().max(1) as u64));
         let (bot_tx, bot_rx) = mpsc::unbounded_channel();
         let seats = stored.players.clone().map(|p| match p {
             StoredPlayer::Human { token_hash } => Seat::Human { token_hash },
@@ -257,9 +306,11 @@ impl GameActor {
             bot_failed_at: None,
             finished: stored.finished_ms.is_some(),
             bot_tx,
+            controls_sent: [None, None],
+            idle_since: idle_since.clone(),
         };
         let task = tokio::spawn(actor.run(rx, bot_rx));
-        (GameHandle { tx }, task)
+        (GameHandle { tx, idle_since }, task)
     }
 
     async fn run(
@@ -269,11 +320,13 @@ impl GameActor {
     ) {
         self.check_finished().await;
         self.start_bot();
+        self.note_idle();
         let idle = self.shared.limits.idle_actor;
         loop {
             tokio::select! {
                 msg = rx.recv() => match msg {
                     None | Some(Msg::Shutdown) => break,
+                    Some(Msg::Evict) if self.conns.is_empty() && !self.bot_busy => break,
                     Some(msg) => self.handle(msg).await,
                 },
                 Some(done) = bot_rx.recv() => self.bot_done(done).await,
@@ -285,9 +338,22 @@ impl GameActor {
                     }
                 }
             }
+            self.note_idle();
         }
         // Closed, idle or the server stopping: a bot still thinking stops.
         self.bot_cancel.store(true, Ordering::Relaxed);
+    }
+
+    /// Notes whether the game is idle now (no connection, no bot thinking), for the server's
+    /// choice of a game to drop from memory.
+    fn note_idle(&self) {
+        let idle = self.conns.is_empty() && !self.bot_busy;
+        let was = self.idle_since.load(Ordering::Relaxed);
+        if idle && was == 0 {
+            self.idle_since.store(now_ms().max(1) as u64, Ordering::Relaxed);
+        } else if !idle && was != 0 {
+            self.idle_since.store(0, Ordering::Relaxed);
+        }
     }
 
     /// The game changed: a bot thinking over the old state is stopped.
@@ -298,9 +364,10 @@ impl GameActor {
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
-            Msg::Join { token, out, reply } => self.join(token, out, reply),
+            Msg::Join { token, out, reply } => self.join(token, out, reply).await,
             Msg::Leave { conn } => self.conns.retain(|c| c.id != conn),
-            Msg::Shutdown => {}
+            Msg::CaughtUp { conn } => self.caught_up(conn).await,
+            Msg::Shutdown | Msg::Evict => {}
             Msg::Client { conn, msg } => {
                 let Some(role) = self.conns.iter().find(|c| c.id == conn).map(|c| c.role) else {
                     return;
@@ -315,16 +382,15 @@ impl GameActor {
                     }
                     ClientMessage::Undo { version } => self.undo(conn, role, version).await,
                     ClientMessage::Candidates {} => self.candidates(conn, role).await,
-                    ClientMessage::Scene { svg } => self.scene(conn, role, svg.unwrap_or(false)),
-                    ClientMessage::Sync {} => {
-                        let text = self.state_text(role, 0);
-                        self.send_text(conn, text);
+                    ClientMessage::Scene { svg } => {
+                        self.scene(conn, role, svg.unwrap_or(false)).await
                     }
+                    ClientMessage::Sync {} => self.sync(conn, role).await,
                     ClientMessage::Controls {} => self.controls(conn, role).await,
                     ClientMessage::Measure { version, unit, x, y, bearing } => {
-                        self.measure(conn, role, version, unit, Point::new(x, y), bearing)
+                        self.measure(conn, role, version, unit, Point::new(x, y), bearing).await
                     }
-                    ClientMessage::Roster {} => self.roster(conn, role),
+                    ClientMessage::Roster {} => self.roster(conn, role).await,
                 }
             }
         }
@@ -332,7 +398,7 @@ impl GameActor {
 
     // ---- connections -------------------------------------------------------------------
 
-    fn join(
+    async fn join(
         &mut self,
         token: Option<String>,
         out: Outbox,
@@ -377,11 +443,31 @@ impl GameActor {
         if reply.send(Ok((id, role))).is_err() {
             return;
         }
-        self.conns.push(Conn { id, role, out });
+        self.conns.push(Conn { id, role, out, behind: None });
         let welcome = ServerMessage::Welcome { game: self.info(), role };
         self.reply(id, welcome);
-        let state = self.state_text(role, 0);
+        let state = self.state_text(role, 0).await;
         self.send_text(id, state);
+    }
+
+    /// The whole state for one connection; one that has fallen behind gets it when it
+    /// catches up (so a client asking again and again without reading holds one state).
+    async fn sync(&mut self, conn: ConnId, role: Role) {
+        let Some(c) = self.conns.iter_mut().find(|c| c.id == conn) else { return };
+        if c.behind.is_some() || c.out.behind() {
+            c.behind = Some(0);
+            return;
+        }
+        let text = self.state_text(role, 0).await;
+        self.send_text(conn, text);
+    }
+
+    /// A connection that fell behind has caught up: it gets one state with all it missed.
+    async fn caught_up(&mut self, conn: ConnId) {
+        let Some(c) = self.conns.iter_mut().find(|c| c.id == conn) else { return };
+        let (Some(from), role) = (c.behind.take(), c.role) else { return };
+        let text = self.state_text(role, from).await;
+        self.send_text(conn, text);
     }
 
     /// What anyone may know of the game.
@@ -441,40 +527,72 @@ impl GameActor {
 
     /// The state as `role` may see it, with the log from line `log_from`: the text of a
     /// [`ServerMessage::State`], written without building the view as a JSON tree.
-    fn state_text(&self, role: Role, log_from: usize) -> Utf8Bytes {
-        let view = guard(|| self.g().view_text(Self::viewer(role))).unwrap_or_else(|e| {
-            eprintln!("game {}: the view failed: {e}", self.id);
-            "null".to_string()
-        });
-        let view = RawValue::from_string(view)
-            .unwrap_or_else(|_| RawValue::from_string("null".into()).expect("null is JSON"));
+    async fn state_text(&mut self, role: Role, log_from: usize) -> Utf8Bytes {
+        let mut texts = self.state_texts(vec![role], log_from).await;
+        texts.pop().map(|(_, t)| t).unwrap_or_default()
+    }
+
+    /// [`GameActor::state_text`] for each of `roles`, the views made off the actor.
+    async fn state_texts(&mut self, roles: Vec<Role>, log_from: usize) -> Vec<(Role, Utf8Bytes)> {
+        let viewers: Vec<Viewer> = roles.iter().map(|&r| Self::viewer(r)).collect();
+        let n = viewers.len();
+        let views = self
+            .read(move |g| viewers.into_iter().map(|v| g.view_text(v)).collect::<Vec<_>>())
+            .await
+            .unwrap_or_else(|e| {
+                eprintln!("game {}: the view {e}", self.id);
+                vec!["null".to_string(); n]
+            });
         let from = log_from.min(self.log.len());
         let version = self.version();
         let (pending, outcome, turn) = {
             let g = self.g();
-            (g.pending().into(), g.outcome().map(Into::into), g.turn())
+            (PendingInfo::from(g.pending()), g.outcome().map(OutcomeInfo::from), g.turn())
         };
-        let msg = StateText {
-            version,
-            pending,
-            outcome,
-            view: &view,
-            turn,
-            log_from: from as u64,
-            lines: &self.log[from..],
-            can_undo: role.side().is_some_and(|s| self.undo_target(s).is_ok()),
-        };
-        Utf8Bytes::from(serde_json::to_string(&msg).expect("states serialise"))
+        roles
+            .into_iter()
+            .zip(views)
+            .map(|(role, view)| {
+                let view = RawValue::from_string(view).unwrap_or_else(|_| {
+                    RawValue::from_string("null".into()).expect("null is JSON")
+                });
+                let msg = StateText {
+                    version,
+                    pending: pending.clone(),
+                    outcome: outcome.clone(),
+                    view: &view,
+                    turn,
+                    log_from: from as u64,
+                    lines: &self.log[from..],
+                    can_undo: role.side().is_some_and(|s| self.undo_target(s).is_ok()),
+                };
+                (role, Utf8Bytes::from(serde_json::to_string(&msg).expect("states serialise")))
+            })
+            .collect()
     }
 
-    /// Sends every connection the state its role may see, with the log from `log_from`.
-    fn broadcast(&mut self, log_from: usize) {
-        for role in [Role::Red, Role::Blue, Role::Spectator] {
-            if !self.conns.iter().any(|c| c.role == role) {
-                continue;
-            }
-            let text = self.state_text(role, log_from);
-            self.conns.retain(|c| c.role != role || c.out.try_send(text.clone()).is_ok());
+    /// Sends every connection the state its role may see, with the log from `log_from`. A
+    /// connection that has fallen behind gets none now, and one covering all it missed when
+    /// it catches up.
+    async fn broadcast(&mut self, log_from: usize) {
+        for c in &mut self.conns {
+            c.behind = match c.behind {
+                Some(from) => Some(from.min(log_from)),
+                None if c.out.behind() => Some(log_from),
+                None => None,
+            };
+        }
+        let roles: Vec<Role> = [Role::Red, Role::Blue, Role::Spectator]
+            .into_iter()
+            .filter(|&r| self.conns.iter().any(|c| c.role == r && c.behind.is_none()))
+            .collect();
+        if roles.is_empty() {
+            return;
+        }
+        for (role, text) in self.state_texts(roles, log_from).await {
+            self.conns.retain(|c| {
+                c.role != role || c.behind.is_some() || c.out.try_send(text.clone()).is_ok()
+            });
         }
     }
 
@@ -569,13 +687,13 @@ impl GameActor {
             record.commands.truncate(index);
             self.rebuild(&record);
             let from = self.log.len();
-            self.broadcast(from);
+            self.broadcast(from).await;
             return Err(format!("the command could not be saved ({e}); it was taken back"));
         }
         let from = self.log.len();
         self.log.extend(lines.iter().map(LogEntry::from));
         self.check_finished().await;
-        self.broadcast(from);
+        self.broadcast(from).await;
         self.start_bot();
         Ok(())
     }
@@ -632,7 +750,7 @@ impl GameActor {
             self.conns.clear();
         }
         let from = 0;
-        self.broadcast(from);
+        self.broadcast(from).await;
     }
 
     // ---- undo --------------------------------------------------------------------------
@@ -682,7 +800,7 @@ impl GameActor {
             return self.error(conn, ErrorCode::Internal, "the undo failed; the game is as saved");
         }
         let from = self.log.len();
-        self.broadcast(from);
+        self.broadcast(from).await;
         self.start_bot();
     }
 
@@ -698,7 +816,7 @@ impl GameActor {
         let mut rng = SeededDice::new(seed);
         let pending = self.g().pending();
         let commands = if pending.sides().contains(&side) && !self.finished {
-            match self.work(move |g| g.candidates(side, &mut rng)).await {
+            match self.read(move |g| g.candidates(side, &mut rng)).await {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("game {}: the candidates {e}", self.id);
@@ -712,13 +830,21 @@ impl GameActor {
         self.reply(conn, ServerMessage::Candidates { version, commands });
     }
 
+    /// The menus for a side, made off the actor once per state of the game and sent again
+    /// as made while nothing changes.
     async fn controls(&mut self, conn: ConnId, role: Role) {
         let Some(side) = role.side() else {
             return self.error(conn, ErrorCode::Spectator, "a spectator commands nothing");
         };
+        if let Some((epoch, text)) = &self.controls_sent[side.index()]
+            && *epoch == self.epoch
+        {
+            let text = text.clone();
+            return self.send_text(conn, text);
+        }
         let pending = self.g().pending();
         let controls = if pending.sides().contains(&side) && !self.finished {
-            match self.work(move |g| g.controls(side)).await {
+            match self.read(move |g| g.controls(side)).await {
                 Ok(c) => c,
                 Err(e) => {
                     eprintln!("game {}: the controls {e}", self.id);
@@ -729,7 +855,9 @@ impl GameActor {
             Controls { prompt: describe_pending(&pending), ..Controls::default() }
         };
         let version = self.version();
-        self.reply(conn, ServerMessage::Controls { version, controls });
+        let text = Self::text(&ServerMessage::Controls { version, controls });
+        self.controls_sent[side.index()] = Some((self.epoch, text.clone()));
+        self.send_text(conn, text);
     }
 
     /// Tells a connection that a question's work failed: too heavy, or a bug.
@@ -742,7 +870,7 @@ impl GameActor {
         }
     }
 
-    fn measure(
+    async fn measure(
         &mut self,
         conn: ConnId,
         role: Role,
@@ -760,36 +888,38 @@ impl GameActor {
         }
         let request =
             MeasureRequest { unit, to, facing: bearing.map(Facing::from_bearing_degrees) };
-        let measurement = match guard(|| self.g().measure(side, &request)) {
+        let measurement = match self.read(move |g| g.measure(side, &request)).await {
             Ok(m) => m,
             Err(e) => {
                 eprintln!("game {}: a measurement {e}", self.id);
-                None
+                return self.failed(conn, &e, "the move could not be measured");
             }
         };
         self.reply(conn, ServerMessage::Measured { version, measurement });
     }
 
-    fn roster(&mut self, conn: ConnId, role: Role) {
+    async fn roster(&mut self, conn: ConnId, role: Role) {
         let viewer = Self::viewer(role);
-        let rows = match guard(|| self.g().roster(viewer)) {
+        let rows = match self.read(move |g| g.roster(viewer)).await {
             Ok(rows) => rows,
             Err(e) => {
                 eprintln!("game {}: the roster {e}", self.id);
-                return self.error(conn, ErrorCode::Internal, "the roster could not be made");
+                return self.failed(conn, &e, "the roster could not be made");
             }
         };
         let version = self.version();
         self.reply(conn, ServerMessage::Roster { version, rows });
     }
 
-    fn scene(&mut self, conn: ConnId, role: Role, svg: bool) {
+    async fn scene(&mut self, conn: ConnId, role: Role, svg: bool) {
         let viewer = Self::viewer(role);
-        let drawn = guard(|| {
-            let scene = self.g().scene(viewer);
-            let text = svg.then(|| tabletop::render::to_svg(&scene));
-            (serde_json::to_value(&scene).unwrap_or_default(), text)
-        });
+        let drawn = self
+            .read(move |g| {
+                let scene = g.scene(viewer);
+                let text = svg.then(|| tabletop::render::to_svg(&scene));
+                (serde_json::to_value(&scene).unwrap_or_default(), text)
+            })
+            .await;
         match drawn {
             Ok((scene, svg)) => {
                 let version = self.version();
@@ -797,7 +927,7 @@ impl GameActor {
             }
             Err(e) => {
                 eprintln!("game {}: the scene {e}", self.id);
-                self.error(conn, ErrorCode::Internal, "the table could not be drawn")
+                self.failed(conn, &e, "the table could not be drawn")
             }
         }
     }

@@ -25,6 +25,22 @@ pub struct Limits {
     pub bot_threads: usize,
     /// How many messages may wait for a slow connection before it is dropped.
     pub outbox: usize,
+    /// How many bytes may wait for a connection (a client that does not read) before it is
+    /// dropped.
+    pub outbox_bytes: usize,
+    /// Past how many bytes waiting a connection is sent no more states until it catches up;
+    /// then it gets one state covering all it missed.
+    pub coalesce_bytes: usize,
+    /// How long writing one message to a socket may take before the connection is dropped.
+    pub write_timeout: Duration,
+    /// How long an HTTP connection may take to send a request's headers, and may stay open
+    /// between requests.
+    pub http_idle: Duration,
+    /// How long an HTTP request may take from its headers to its answer (a slow upload).
+    pub request_time: Duration,
+    /// How many games may be held in memory at once; past it, the one idle longest is dropped
+    /// from memory (it lives on in the store and comes back when someone opens it).
+    pub games_in_memory: usize,
     /// How many spectators one game takes.
     pub spectators_per_game: usize,
     /// How many connections one side's player may hold at once (tabs, devices); spectators
@@ -90,6 +106,12 @@ impl Default for Limits {
             max_commands: 100_000,
             bot_threads: std::thread::available_parallelism().map_or(2, |n| n.get()),
             outbox: 256,
+            outbox_bytes: 4 * 1024 * 1024,
+            coalesce_bytes: 256 * 1024,
+            write_timeout: Duration::from_secs(30),
+            http_idle: Duration::from_secs(30),
+            request_time: Duration::from_secs(30),
+            games_in_memory: 2_000,
             spectators_per_game: 64,
             connections_per_side: 8,
             games_per_minute: 30,

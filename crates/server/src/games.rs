@@ -26,6 +26,17 @@ pub fn reject(status: StatusCode, error: impl Into<String>) -> Rejection {
     (status, ApiError { error: error.into(), diagnostics: Vec::new() })
 }
 
+/// Why a game could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The store failed.
+    #[error("{0}")]
+    Store(#[from] StoreError),
+    /// The server holds as many games in play as it takes.
+    #[error("{0}")]
+    Full(String),
+}
+
 /// The games, by ID.
 pub struct Games {
     shared: Arc<Shared>,
@@ -158,6 +169,7 @@ impl Games {
             reject(StatusCode::SERVICE_UNAVAILABLE, format!("the game could not be saved: {e}"))
         })?;
         let mut live = self.live.lock().await;
+        self.make_room(&mut live).await.map_err(|e| reject(StatusCode::SERVICE_UNAVAILABLE, e))?;
         let handle = self.spawn(rules, &stored, game);
         live.insert(id.clone(), handle);
         Ok(Created { spectator: format!("/game/{id}"), id, seats })
@@ -276,7 +288,7 @@ impl Games {
 
     /// The actor of game `id`, started from the store if it is not running; `None` for no
     /// such game (or one that cannot be replayed).
-    pub async fn handle(&self, id: &str) -> Result<Option<GameHandle>, StoreError> {
+    pub async fn handle(&self, id: &str) -> Result<Option<GameHandle>, OpenError> {
         if !token::is_game_id(id) {
             return Ok(None);
         }
@@ -289,9 +301,46 @@ impl Games {
             None => {}
         }
         let Some(stored) = self.shared.store.load(id).await? else { return Ok(None) };
+        self.make_room(&mut live).await.map_err(OpenError::Full)?;
         let Some(handle) = self.start(stored).await else { return Ok(None) };
         live.insert(id.to_string(), handle.clone());
         Ok(Some(handle))
+    }
+
+    /// Makes room for one more game in memory: past [`Limits::games_in_memory`] the games
+    /// idle longest (nobody connected, no bot thinking) leave memory; they live on in the
+    /// store. An error if every game held is in play.
+    ///
+    /// [`Limits::games_in_memory`]: crate::Limits::games_in_memory
+    async fn make_room(&self, live: &mut HashMap<String, GameHandle>) -> Result<(), String> {
+        live.retain(|_, h| !h.is_closed());
+        let cap = self.shared.limits.games_in_memory.max(1);
+        while live.len() >= cap {
+            let mut idle: Vec<(u64, String)> =
+                live.iter().filter_map(|(id, h)| Some((h.idle_since()?, id.clone()))).collect();
+            idle.sort();
+            let mut freed = false;
+            for (_, id) in idle.into_iter().take(live.len() + 1 - cap) {
+                let h = live[&id].clone();
+                if h.send(Msg::Evict).await
+                    && tokio::time::timeout(std::time::Duration::from_secs(1), h.closed())
+                        .await
+                        .is_err()
+                {
+                    // It came into play meanwhile: it stays.
+                    continue;
+                }
+                live.remove(&id);
+                freed = true;
+            }
+            if !freed {
+                return Err(format!(
+                    "the server holds {} games in play, as many as it takes; try again later",
+                    live.len()
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// How many games' actors are running.

@@ -35,6 +35,7 @@ use std::sync::Arc;
 /// The server's routes.
 pub fn router(app: Arc<App>) -> Router {
     let body_limit = app.limits().max_body_bytes;
+    let request_time = app.limits().request_time;
     Router::new()
         .route("/", get(index))
         .route("/game/{id}", get(index))
@@ -48,6 +49,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/referee/{ruleset}", post(referee))
         .fallback(static_file)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(move |req, next| {
+            crate::listen::request_timeout(request_time, req, next)
+        }))
         .layer(axum::middleware::map_response(guarded))
         .with_state(app)
 }

@@ -24,6 +24,8 @@ pub mod config;
 pub mod games;
 pub mod guard;
 pub mod http;
+pub mod listen;
+pub mod outbox;
 pub mod protocol;
 pub mod quota;
 pub mod scenarios;
@@ -153,6 +155,7 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
         bot_slots: Arc::new(Semaphore::new(config.limits.bot_threads.max(1))),
         rules_slots: Arc::new(Semaphore::new(config.limits.rules_threads.max(1))),
         stopping: Arc::default(),
+        queued_bytes: Arc::default(),
     });
     let app = Arc::new(App { games: Games::new(shared), config, creations: Default::default() });
     let listener = tokio::net::TcpListener::bind(addr)
@@ -170,20 +173,9 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
         let _ = told.send(Some(n));
     });
     let local_addr = listener.local_addr().map_err(|source| StartError::Bind { addr, source })?;
-    // Small messages go out at once rather than waiting on the peer's delayed acknowledgement.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        if let Err(e) = tcp.set_nodelay(true) {
-            eprintln!("could not set TCP_NODELAY on a connection: {e}");
-        }
-    });
     let router = http::router(app.clone());
     let (stop, stopped) = oneshot::channel::<()>();
-    let task = tokio::spawn(async move {
-        axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let http_idle = app.limits().http_idle;
+    let task = tokio::spawn(listen::serve(listener, router, http_idle, stopped));
     Ok(Server { app, local_addr, resumed, stop, task })
 }

@@ -10,6 +10,7 @@
 use crate::App;
 use crate::actor::{ConnId, GameHandle, Msg};
 use crate::games::reject;
+use crate::outbox::{self, Outbox};
 use crate::protocol::{ClientMessage, ErrorCode, Role, ServerMessage};
 use axum::Json;
 use axum::extract::ws::rejection::WebSocketUpgradeRejection;
@@ -22,7 +23,7 @@ use futures_util::{SinkExt, StreamExt};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 
 /// `GET /api/games/{id}/ws`: upgrades to the game connection.
 pub async fn upgrade(
@@ -102,7 +103,7 @@ async fn hello(
     sink: &mut SplitSink<WebSocket, Message>,
     stream: &mut SplitStream<WebSocket>,
     handle: &mut GameHandle,
-    out: &mpsc::Sender<Utf8Bytes>,
+    out: &Outbox,
     again: impl AsyncFnOnce() -> Option<GameHandle>,
     closing: &mut Option<CloseFrame>,
 ) -> Option<(ConnId, Role)> {
@@ -155,7 +156,13 @@ async fn hello(
 
 async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: Arc<App>) {
     let (mut sink, mut stream) = socket.split();
-    let (out, mut outbox) = mpsc::channel::<Utf8Bytes>(app.limits().outbox);
+    let limits = app.limits();
+    let (out, mut inbox) = outbox::outbox(
+        limits.outbox,
+        limits.outbox_bytes,
+        limits.coalesce_bytes,
+        app.games().shared().queued_bytes.clone(),
+    );
     let again = async || app.games.handle(&id).await.ok().flatten();
     let mut closing = None;
     let joined = tokio::time::timeout(
@@ -176,15 +183,24 @@ async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: 
     // Idle sockets are pinged; one that answers nothing for `idle_socket` is closed.
     let start = tokio::time::Instant::now();
     let heard = AtomicU64::new(0);
-    let limits = app.limits();
     let writer = async {
         let mut ping = tokio::time::interval(limits.ping_every);
         ping.tick().await;
         loop {
             tokio::select! {
-                t = outbox.recv() => {
+                t = inbox.recv() => {
                     let Some(t) = t else { break };
-                    if sink.send(Message::Text(t)).await.is_err() {
+                    // Counted until taken from the queue: the one being written is the
+                    // socket's.
+                    let caught_up = inbox.written(&t);
+                    // A client that does not read is dropped, not waited for.
+                    let sent =
+                        tokio::time::timeout(limits.write_timeout, sink.send(Message::Text(t)))
+                            .await;
+                    if !matches!(sent, Ok(Ok(()))) {
+                        return;
+                    }
+                    if caught_up && !handle.send(Msg::CaughtUp { conn }).await {
                         return;
                     }
                 }
@@ -205,6 +221,8 @@ async fn connection(socket: WebSocket, id: String, mut handle: GameHandle, app: 
     let reader = async {
         while let Some(frame) = stream.next().await {
             heard.store(start.elapsed().as_millis() as u64, Ordering::Relaxed);
+            // The actor has let the connection go (it could not keep up, or the game closed).
+            own.upgrade()?;
             let msg = match frame {
                 Err(e) => return closing_for(&e),
                 Ok(Message::Close(_)) => return None,
