@@ -538,7 +538,12 @@ svg: string,
  */
 turn: number | null, 
 /**
- * The whole log up to this step.
+ * Where [`ReplayFrame::lines`] start in the log (the lines the viewer said it has, or
+ * fewer when it stepped back).
+ */
+log_from: number, 
+/**
+ * The log up to this step, from line `log_from`.
  */
 lines: Array<LogEntry>, 
 /**

@@ -37,12 +37,13 @@ export async function replay(id, step) {
   const show = async (n) => {
     const want = ++asked;
     try {
-      const f = /** @type {ReplayFrame} */ (await getJson(`/api/games/${id}/replay?step=${n}`));
+      // Only the log lines this viewer lacks come back.
+      const f = /** @type {ReplayFrame} */ (await getJson(`/api/games/${id}/replay?step=${n}&from=${log.count}`));
       if (want !== asked) return;
       current = f.step;
       steps = f.steps;
       if (table.draw(/** @type {Scene} */ (/** @type {unknown} */ (f.scene)))) view.fit();
-      log.update(0, f.lines);
+      log.update(f.log_from, f.lines);
       slider.max = String(f.steps);
       slider.value = String(f.step);
       $("replay-step").textContent = `step ${f.step} of ${f.steps}` + (f.turn !== null ? `, turn ${f.turn}` : "");

@@ -17,11 +17,12 @@ use crate::App;
 use crate::games::{Rejection, reject};
 use crate::guard::guard;
 use crate::protocol::{
-    ApiError, BotEntry, CreateGame, Created, GameInfo, LogEntry, OutcomeInfo, PlayerInfo,
-    ReplayFrame, RuleSetEntry, ScenarioEntry,
+    ApiError, BotEntry, CreateGame, Created, GameInfo, PlayerInfo, RuleSetEntry, ScenarioEntry,
 };
+use crate::replays::Replay;
 use crate::store::StoredPlayer;
 use crate::token;
+use crate::work;
 use axum::extract::ConnectInfo;
 use axum::extract::rejection::JsonRejection;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
@@ -203,6 +204,9 @@ async fn record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response
 struct StepQuery {
     #[serde(default)]
     step: u64,
+    /// How many log lines the viewer already has.
+    #[serde(default)]
+    from: u64,
 }
 
 /// One step of a finished game's replay, as the umpire sees it: the record's first `step`
@@ -212,8 +216,8 @@ async fn replay(
     Path(id): Path<String>,
     query: Result<Query<StepQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Response {
-    let Ok(Query(StepQuery { step })) = query else {
-        return error(reject(StatusCode::BAD_REQUEST, "step must be a whole number"));
+    let Ok(Query(StepQuery { step, from })) = query else {
+        return error(reject(StatusCode::BAD_REQUEST, "step and from must be whole numbers"));
     };
     let g = match load(&app, &id).await {
         Ok(g) if g.finished_ms.is_some() => g,
@@ -238,34 +242,38 @@ async fn replay(
             format!("this server does not play '{}'", g.record.ruleset),
         ));
     };
-    let mut record = g.record;
-    record.commands.truncate(step as usize);
-    let done = record.commands.last().cloned();
-    let built = tokio::task::spawn_blocking(move || {
-        guard(|| {
-            let game = rules.replay(&record).map_err(|e| e.to_string())?;
-            let scene = game.scene(tabletop::Viewer::Umpire);
-            Ok::<_, String>(ReplayFrame {
-                step,
-                steps,
-                actor: done.as_ref().map(|c| match c.actor {
-                    tabletop::Actor::Side(side) => side.to_string(),
-                    tabletop::Actor::Umpire => "umpire".to_string(),
-                }),
-                command: done.map(|c| c.command),
-                svg: tabletop::render::to_svg(&scene),
-                scene: serde_json::to_value(&scene).unwrap_or_default(),
-                turn: game.turn(),
-                lines: game.log().iter().map(LogEntry::from).collect(),
-                outcome: game.outcome().map(OutcomeInfo::from),
-            })
-        })
-    })
-    .await;
+    // Played once and kept; each step then starts from a copy near it.
+    let replay = match app.replays.get(&id) {
+        Some(r) => r,
+        None => {
+            let record = g.record;
+            let built =
+                work::run(app.games().shared(), None, None, move || Replay::build(rules, record))
+                    .await;
+            match built {
+                Ok(Ok(r)) => {
+                    let r = Arc::new(r);
+                    app.replays.keep(&id, r.clone());
+                    r
+                }
+                Ok(Err(e)) => return error(reject(StatusCode::INTERNAL_SERVER_ERROR, e)),
+                Err(e) => {
+                    return error(reject(
+                        StatusCode::INTERNAL_SERVER_ERROR,
+                        format!("the replay failed: {e}"),
+                    ));
+                }
+            }
+        }
+    };
+    let time = Some(app.limits().command_time);
+    let built = work::run(app.games().shared(), time, None, move || replay.frame(step, from))
+        .await
+        .map(|frame| frame.map_err(|e| e.to_string()));
     match built {
-        Ok(Ok(Ok(frame))) => Json(frame).into_response(),
-        Ok(Ok(Err(e))) => error(reject(StatusCode::INTERNAL_SERVER_ERROR, e)),
-        _ => error(reject(StatusCode::INTERNAL_SERVER_ERROR, "the replay failed")),
+        Ok(Ok(frame)) => Json(frame).into_response(),
+        Ok(Err(e)) => error(reject(StatusCode::INTERNAL_SERVER_ERROR, e)),
+        Err(e) => error(reject(StatusCode::INTERNAL_SERVER_ERROR, format!("the replay {e}"))),
     }
 }
 

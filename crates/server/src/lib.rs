@@ -28,6 +28,7 @@ pub mod listen;
 pub mod outbox;
 pub mod protocol;
 pub mod quota;
+pub mod replays;
 pub mod scenarios;
 pub mod store;
 pub mod token;
@@ -50,6 +51,7 @@ pub struct App {
     config: Config,
     games: Games,
     creations: quota::Creations,
+    replays: replays::Replays,
 }
 
 impl App {
@@ -157,7 +159,12 @@ pub async fn start(config: Config, addr: SocketAddr) -> Result<Server, StartErro
         stopping: Arc::default(),
         queued_bytes: Arc::default(),
     });
-    let app = Arc::new(App { games: Games::new(shared), config, creations: Default::default() });
+    let app = Arc::new(App {
+        games: Games::new(shared),
+        config,
+        creations: Default::default(),
+        replays: Default::default(),
+    });
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|source| StartError::Bind { addr, source })?;

@@ -507,7 +507,10 @@ pub struct ReplayFrame {
     pub svg: String,
     /// The game turn, where the rule set has turns.
     pub turn: Option<u32>,
-    /// The whole log up to this step.
+    /// Where [`ReplayFrame::lines`] start in the log (the lines the viewer said it has, or
+    /// fewer when it stepped back).
+    pub log_from: u64,
+    /// The log up to this step, from line `log_from`.
     pub lines: Vec<LogEntry>,
     /// The result, at the last step.
     pub outcome: Option<OutcomeInfo>,

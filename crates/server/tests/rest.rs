@@ -235,6 +235,31 @@ async fn check_replay_frames(addr: std::net::SocketAddr, id: &str, record: &Reco
     assert_eq!(last.lines.len(), whole.log().len());
     assert!(last.lines.len() > one.lines.len());
 
+    // A viewer that has the lines of step 1 is sent only the rest; one stepping back from the
+    // end, none, and told where the log now ends.
+    let have = one.lines.len();
+    let (status, text) = frame(format!("{steps}&from={have}")).await;
+    assert_eq!(status, 200, "{text}");
+    let rest: ReplayFrame = serde_json::from_str(&text).unwrap();
+    assert_eq!(rest.log_from as usize, have);
+    assert_eq!(rest.lines, last.lines[have..]);
+    let (status, text) = frame(format!("1&from={}", last.lines.len())).await;
+    assert_eq!(status, 200, "{text}");
+    let back: ReplayFrame = serde_json::from_str(&text).unwrap();
+    assert_eq!((back.log_from as usize, back.lines.len()), (have, 0));
+    assert_eq!(back.scene, one.scene, "a step drawn from a checkpoint is the same step");
+    // Every step, walked through, is the game after that many commands.
+    for step in [2, steps / 2, steps - 1] {
+        let (_, text) = frame(step.to_string()).await;
+        let f: ReplayFrame = serde_json::from_str(&text).unwrap();
+        let mut upto = record.clone();
+        upto.commands.truncate(step as usize);
+        let game = registry().get("othw").unwrap().replay(&upto).unwrap();
+        assert_eq!(f.lines.len(), game.log().len(), "step {step}");
+        let scene = serde_json::to_value(game.scene(tabletop::Viewer::Umpire)).unwrap();
+        assert_eq!(f.scene, scene, "step {step}");
+    }
+
     assert_eq!(frame((steps + 1).to_string()).await.0, 404);
     assert_eq!(frame("-1".into()).await.0, 400);
     assert_eq!(frame("two".into()).await.0, 400);
