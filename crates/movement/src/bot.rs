@@ -98,9 +98,105 @@ struct Ctx<'a> {
     state: &'a State,
     side: Side,
     goals: &'a BTreeMap<UnitId, (Point, f64)>,
+    /// Figures worked out once per decision.
+    memo: Memo<'a>,
+}
+
+/// What a decision remembers of the table it looks at: each unit's bounding box and the edge
+/// distances it has measured, so the general's many questions of "who is nearest" cost one
+/// measurement a pair and skip the pairs whose boxes are already farther than the best.
+#[derive(Default)]
+struct Memo<'a> {
+    router: std::cell::OnceCell<Router<'a>>,
+    boxes: std::cell::OnceCell<Vec<(Point, Point)>>,
+    distances: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
 }
 
 impl<'a> Ctx<'a> {
+    fn new(
+        rules: &'a Movement,
+        state: &'a State,
+        side: Side,
+        goals: &'a BTreeMap<UnitId, (Point, f64)>,
+    ) -> Self {
+        Ctx { rules, state, side, goals, memo: Memo::default() }
+    }
+
+    /// The router over this table, made once a decision.
+    fn router(&self) -> &Router<'a> {
+        self.memo.router.get_or_init(|| {
+            Router::new(&self.state.table, &self.rules.data.terrain, self.state.weather)
+        })
+    }
+
+    /// The least edge-to-edge distance between two units' stands, measured once a pair.
+    fn dist(&self, a: &Unit, b: &Unit) -> f64 {
+        let key = if a.id <= b.id { (a.id, b.id) } else { (b.id, a.id) };
+        if let Some(d) = self.memo.distances.borrow().get(&key) {
+            return *d;
+        }
+        let d = unit_distance(a, b);
+        self.memo.distances.borrow_mut().insert(key, d);
+        d
+    }
+
+    /// A lower bound of [`Ctx::dist`]: the gap between the two units' bounding boxes.
+    fn dist_bound(&self, a: &Unit, b: &Unit) -> f64 {
+        let boxes = self.memo.boxes.get_or_init(|| {
+            self.state
+                .units
+                .iter()
+                .map(|u| {
+                    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+                    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+                    for c in u.stands.iter().flat_map(|s| s.rect.corners()) {
+                        lo = Point::new(lo.x.min(c.x), lo.y.min(c.y));
+                        hi = Point::new(hi.x.max(c.x), hi.y.max(c.y));
+                    }
+                    (lo, hi)
+                })
+                .collect()
+        });
+        let (Some(&(alo, ahi)), Some(&(blo, bhi))) = (boxes.get(a.id), boxes.get(b.id)) else {
+            return 0.0;
+        };
+        let dx = (blo.x - ahi.x).max(alo.x - bhi.x).max(0.0);
+        let dy = (blo.y - ahi.y).max(alo.y - bhi.y).max(0.0);
+        // A hair under the true gap, so rounding never prunes the nearest.
+        (dx.hypot(dy) - 1e-9).max(0.0)
+    }
+
+    /// The unit among `among` nearest `u` edge to edge; ties go to the nearer pose when
+    /// `by_pose`, then to the lower id.
+    fn nearest(
+        &self,
+        u: &Unit,
+        among: impl Iterator<Item = &'a Unit>,
+        by_pose: bool,
+    ) -> Option<&'a Unit> {
+        let mut cands: Vec<(f64, &'a Unit)> = among.map(|e| (self.dist_bound(u, e), e)).collect();
+        cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+        let at = u.pose.at;
+        let mut best: Option<(f64, f64, &'a Unit)> = None;
+        for (bound, e) in cands {
+            if best.is_some_and(|(d, _, _)| bound > d) {
+                break;
+            }
+            let d = self.dist(u, e);
+            let p = if by_pose { e.pose.at.distance(at) } else { 0.0 };
+            let better = match best {
+                None => true,
+                Some((bd, bp, b)) => {
+                    d.total_cmp(&bd).then(p.total_cmp(&bp)).then(e.id.cmp(&b.id)).is_lt()
+                }
+            };
+            if better {
+                best = Some((d, p, e));
+            }
+        }
+        best.map(|(_, _, e)| e)
+    }
+
     fn enemies(&self) -> impl Iterator<Item = &'a Unit> + '_ {
         let side = self.side;
         self.state.units.iter().filter(move |u| u.on_table && u.side != side)
@@ -123,13 +219,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn nearest_enemy(&self, u: &Unit) -> Option<&'a Unit> {
-        let at = u.pose.at;
-        self.enemies().min_by(|a, b| {
-            unit_distance(u, a)
-                .total_cmp(&unit_distance(u, b))
-                .then(a.pose.at.distance(at).total_cmp(&b.pose.at.distance(at)))
-                .then(a.id.cmp(&b.id))
-        })
+        self.nearest(u, self.enemies(), true)
     }
 
     /// How far an enemy reaches with a charge.
@@ -143,8 +233,8 @@ impl<'a> Ctx<'a> {
     /// How far an enemy has to go to reach this unit: straight when nothing closed lies between,
     /// otherwise round by its route (a river is crossed only at a ford or bridge).
     fn way(&self, e: &Unit, u: &Unit) -> f64 {
-        let d = unit_distance(e, u);
-        let router = Router::new(&self.state.table, &self.rules.data.terrain, self.state.weather);
+        let d = self.dist(e, u);
+        let router = self.router();
         let who = Traveller {
             formed: e.pose.formation != Formation::OpenOrder,
             half_width: e.stand_size.0 / 2.0,
@@ -164,8 +254,11 @@ impl<'a> Ctx<'a> {
     /// that enemy's reach: negative when within reach.
     fn margin(&self, u: &Unit) -> f64 {
         self.enemies()
-            .filter(|e| !e.driven_off && self.reach(e) > 0.0)
-            .filter(|e| unit_distance(u, e) - self.reach(e) < 4.0)
+            .filter(|e| !e.driven_off)
+            .filter(|e| {
+                let reach = self.reach(e);
+                reach > 0.0 && self.dist_bound(u, e) - reach < 4.0 && self.dist(u, e) - reach < 4.0
+            })
             .map(|e| self.way(e, u) - self.reach(e))
             .fold(f64::INFINITY, f64::min)
     }
@@ -330,7 +423,7 @@ impl<'a> Ctx<'a> {
         let frame = outline(&u.pose, u.stands.len(), u.stand_size);
         let open = u.pose.formation == Formation::OpenOrder;
         let formed = !(open || (u.is_personality() && u.stands.len() == 1));
-        let router = Router::new(&self.state.table, &self.rules.data.terrain, self.state.weather);
+        let router = self.router();
         // A unit that can form a column of one file needs a crossing only that wide.
         let can_narrow =
             !u.levy && u.pose.formation != Formation::Circle && u.regroup_left.is_none();
@@ -480,7 +573,7 @@ impl<'a> Ctx<'a> {
         } else {
             self.reach(e) + 2.0
         };
-        if unit_distance(u, e) > near {
+        if self.dist(u, e) > near {
             return;
         }
         let Some(p) = self.plan(u.id, steps, false, false) else { return };
@@ -555,7 +648,7 @@ impl<'a> Ctx<'a> {
         let allowance = self.rules.allowance(u, false, true).this_move;
         let mut best: Option<(i32, Command)> = None;
         for e in self.enemies() {
-            if unit_distance(u, e) > allowance {
+            if self.dist(u, e) > allowance {
                 continue;
             }
             let soft =
@@ -676,7 +769,7 @@ impl<'a> Ctx<'a> {
     fn gun(&self, u: &Unit, role_goal: Point) -> Option<Command> {
         let l = u.limber.as_ref()?;
         let range = gun_range(u);
-        let nearest = self.nearest_enemy(u).map(|e| unit_distance(u, e)).unwrap_or(f64::INFINITY);
+        let nearest = self.nearest_enemy(u).map(|e| self.dist(u, e)).unwrap_or(f64::INFINITY);
         if !l.limbered {
             if nearest <= range {
                 if let Some(c) = self.legal(Command::Shoot { unit: u.id }) {
@@ -712,10 +805,11 @@ impl<'a> Ctx<'a> {
     /// his units are beyond his command range, toward the middle of the army, keeping out of the
     /// enemy's reach; otherwise he stays where he is.
     fn general(&self, u: &Unit) -> Option<Command> {
-        let lost =
-            self.friends().filter(|f| f.separated && !f.driven_off && Ctx::is_fighter(f)).min_by(
-                |a, b| unit_distance(u, a).total_cmp(&unit_distance(u, b)).then(a.id.cmp(&b.id)),
-            );
+        let lost = self.nearest(
+            u,
+            self.friends().filter(|f| f.separated && !f.driven_off && Ctx::is_fighter(f)),
+            false,
+        );
         let range = if u.army_leader {
             self.rules.data.geometry.command_range.army
         } else {
@@ -723,11 +817,12 @@ impl<'a> Ctx<'a> {
         };
         if !u.leader {
             // A character keeps close behind the nearest fighting unit of its side.
-            let f =
-                self.friends().filter(|f| Ctx::is_fighter(f) && !f.driven_off).min_by(|a, b| {
-                    unit_distance(u, a).total_cmp(&unit_distance(u, b)).then(a.id.cmp(&b.id))
-                })?;
-            if unit_distance(u, f) <= 3.0 {
+            let f = self.nearest(
+                u,
+                self.friends().filter(|f| Ctx::is_fighter(f) && !f.driven_off),
+                false,
+            )?;
+            if self.dist(u, f) <= 3.0 {
                 return None;
             }
             let goal = f.pose.at
@@ -739,7 +834,7 @@ impl<'a> Ctx<'a> {
             Some(f) => centre_of(f),
             None => {
                 let own: Vec<&Unit> = self.friends().filter(|f| Ctx::is_fighter(f)).collect();
-                if own.is_empty() || own.iter().all(|f| unit_distance(u, f) <= range) {
+                if own.is_empty() || own.iter().all(|f| self.dist(u, f) <= range) {
                     return None;
                 }
                 let mid =
@@ -777,7 +872,7 @@ impl<'a> Ctx<'a> {
                 e.troop.mounted()
                     && !e.driven_off
                     && !e.is_personality()
-                    && unit_distance(u, e) <= self.reach(e) + extra
+                    && self.dist(u, e) <= self.reach(e) + extra
                     && self.way(e, u) <= self.reach(e) + extra
                     && (!flank
                         || crate::engine::direction_sector_of(
@@ -787,7 +882,7 @@ impl<'a> Ctx<'a> {
             })
         };
         let foot = !u.troop.mounted() && u.troop != TroopType::Creature;
-        let alone = self.friends().all(|f| f.id == u.id || unit_distance(u, f) > 3.0);
+        let alone = self.friends().all(|f| f.id == u.id || self.dist(u, f) > 3.0);
         let form = |formation: Formation, files: Option<u32>| -> Option<Command> {
             self.mv(u.id, vec![Step::Form { formation, files, gap: None }], false, false)
         };
@@ -813,7 +908,7 @@ impl<'a> Ctx<'a> {
             && u.stands.iter().any(|s| s.rect.distance_to_point(at) <= r)
         {
             let deeper = self.enemies().any(|e| {
-                e.ranks() > u.ranks() && !e.driven_off && unit_distance(u, e) <= 2.0 * self.reach(e)
+                e.ranks() > u.ranks() && !e.driven_off && self.dist(u, e) <= 2.0 * self.reach(e)
             });
             if deeper {
                 return form(Formation::Mass, Some(best_mass_files(u.stands.len(), u.stand_size)));
@@ -899,7 +994,7 @@ impl<'a> Ctx<'a> {
             let score = |e: &Unit| {
                 let to_obj =
                     objs.iter().map(|o| centre_of(e).distance(*o)).fold(f64::INFINITY, f64::min);
-                unit_distance(u, e) + if to_obj.is_finite() { 0.5 * to_obj } else { 0.0 }
+                self.dist(u, e) + if to_obj.is_finite() { 0.5 * to_obj } else { 0.0 }
             };
             score(a).total_cmp(&score(b)).then(a.id.cmp(&b.id))
         })?;
@@ -913,9 +1008,7 @@ impl<'a> Ctx<'a> {
 
     /// Where a gun without an objective goes: behind the nearest friendly fighting unit.
     fn support_point(&self, u: &Unit) -> Point {
-        let best = self.friends().filter(|f| Ctx::is_fighter(f)).min_by(|a, b| {
-            unit_distance(u, a).total_cmp(&unit_distance(u, b)).then(a.id.cmp(&b.id))
-        });
+        let best = self.nearest(u, self.friends().filter(|f| Ctx::is_fighter(f)), false);
         match best {
             Some(f) => f.pose.at - f.pose.facing.vector() * 4.0,
             None => u.pose.at,
@@ -937,7 +1030,7 @@ impl<'a> Ctx<'a> {
                 } else {
                     2
                 };
-                let d = self.nearest_enemy(u).map_or(f64::INFINITY, |e| unit_distance(u, e));
+                let d = self.nearest_enemy(u).map_or(f64::INFINITY, |e| self.dist(u, e));
                 (rank, d, u.id)
             })
             .collect();
@@ -966,7 +1059,7 @@ impl Bot<Movement> for Scripted {
         if self.goals.is_empty() {
             self.goals = assign_goals(rules, state, side);
         }
-        let ctx = Ctx { rules, state, side, goals: &self.goals };
+        let ctx = Ctx::new(rules, state, side, &self.goals);
         for id in ctx.order() {
             if self.declined.contains(&(state.turn, side, id)) {
                 continue;

@@ -104,6 +104,26 @@ pub struct Planner<'a> {
     pub ground: Ground<'a>,
     /// The unit, for terrain.
     pub who: MoverKind,
+    /// Every other unit on the table with the box its stands lie in, made when first asked
+    /// (the broad phase of every test against other units).
+    boxes: std::cell::OnceCell<Vec<(&'a Unit, Point, Point)>>,
+}
+
+/// The box around some rectangles: (lowest corner, highest corner).
+fn bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
+    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for r in rects {
+        let (a, b) = r.bounds();
+        lo = Point::new(lo.x.min(a.x), lo.y.min(a.y));
+        hi = Point::new(hi.x.max(b.x), hi.y.max(b.y));
+    }
+    (lo, hi)
+}
+
+/// Whether two boxes come within `margin` of each other.
+fn boxes_meet((lo, hi): (Point, Point), (a, b): (Point, Point), margin: f64) -> bool {
+    a.x <= hi.x + margin && b.x >= lo.x - margin && a.y <= hi.y + margin && b.y >= lo.y - margin
 }
 
 impl<'a> Planner<'a> {
@@ -114,12 +134,9 @@ impl<'a> Planner<'a> {
             rules,
             state,
             unit: u,
-            ground: Ground {
-                table: &state.table,
-                data: &rules.data.terrain,
-                weather: state.weather,
-            },
+            ground: Ground::new(&state.table, &rules.data.terrain, state.weather),
             who: rules.mover_kind(u, u.pose.formation),
+            boxes: std::cell::OnceCell::new(),
         })
     }
 
@@ -135,20 +152,41 @@ impl<'a> Planner<'a> {
         self.rules.data.geometry.tolerance.contact
     }
 
-    fn others(&self, enemy: bool) -> impl Iterator<Item = (&'a Unit, Rect)> + '_ {
+    /// The stands of the other units (enemies or friends) whose unit's box comes near the box
+    /// `near` (within the contact tolerance and a margin): the only ones a test inside that box
+    /// can meet.
+    fn others_near(
+        &self,
+        enemy: bool,
+        near: (Point, Point),
+    ) -> impl Iterator<Item = (&'a Unit, Rect)> + '_ {
         let me = self.unit;
-        self.state
-            .units
+        let margin = self.tol() + 1e-3;
+        let boxes = self.boxes.get_or_init(|| {
+            self.state
+                .units
+                .iter()
+                .filter(|u| u.on_table && u.id != me.id)
+                .map(|u| {
+                    let (lo, hi) = bounds_of(u.stands.iter().map(|s| s.rect));
+                    (u, lo, hi)
+                })
+                .collect()
+        });
+        boxes
             .iter()
-            .filter(move |u| u.on_table && u.id != me.id && ((u.side != me.side) == enemy))
-            .flat_map(|u| u.stands.iter().map(move |s| (u, s.rect)))
+            .filter(move |(u, lo, hi)| {
+                (u.side != me.side) == enemy && boxes_meet(near, (*lo, *hi), margin)
+            })
+            .flat_map(|(u, _, _)| u.stands.iter().map(move |s| (*u, s.rect)))
     }
 
     /// True when the stands at this pose touch an enemy stand (melee contact).
     pub fn in_contact(&self, pose: &Pose) -> bool {
         let mine = layout(pose, self.n(), self.size());
         let tol = self.tol();
-        self.others(true).any(|(_, r)| mine.iter().any(|m| crate::shapes::within(m, &r, tol)))
+        self.others_near(true, bounds_of(mine.iter().copied()))
+            .any(|(_, r)| mine.iter().any(|m| crate::shapes::within(m, &r, tol)))
     }
 
     /// Why the stands may not stand at this pose (terrain, table, other units), if anything.
@@ -159,7 +197,8 @@ impl<'a> Planner<'a> {
                 return Some(refuse(b.rule(), b.describe()));
             }
         }
-        for (u, r) in self.others(false).chain(self.others(true)) {
+        let near = bounds_of(mine.iter().copied());
+        for (u, r) in self.others_near(false, near).chain(self.others_near(true, near)) {
             if mine.iter().any(|m| m.overlaps(&r)) {
                 return Some(refuse("MOV-THRU-04", format!("the unit would overlap '{}'", u.name)));
             }
@@ -460,9 +499,16 @@ impl<'a> Planner<'a> {
         // Other units: the first overlap along the path.
         let first = |enemy: bool, t_end: f64| -> Option<(f64, String)> {
             let mut best: Option<(f64, String)> = None;
+            let path = |s: &Rect| bounds_of([*s, s.translated(d_full * t_end.max(0.0))]);
+            let near = bounds_of(stands.iter().flat_map(|s| {
+                let (lo, hi) = path(s);
+                [Rect::new(lo, s.facing, 0.0, 0.0), Rect::new(hi, s.facing, 0.0, 0.0)]
+            }));
+            let theirs: Vec<(&Unit, Rect)> = self.others_near(enemy, near).collect();
             for s in &stands {
-                for (u, r) in self.others(enemy) {
-                    if let Some((enter, exit)) = sweep_interval(s, d_full, &r)
+                let mine = path(s);
+                for (u, r) in theirs.iter().filter(|(_, r)| boxes_meet(mine, r.bounds(), 1e-3)) {
+                    if let Some((enter, exit)) = sweep_interval(s, d_full, r)
                         && exit > 1e-12
                         && enter < t_end
                     {
@@ -531,7 +577,13 @@ impl<'a> Planner<'a> {
                 .iter()
                 .any(|s| s.corners().iter().any(|c| !self.ground.table.contains_point(*c + d)));
         }
-        let enemy: Vec<Rect> = self.others(true).map(|(_, r)| r).collect();
+        let reach = stands.first().map_or(0.0, |s| s.width);
+        let swept_box = bounds_of(stands.iter().flat_map(|s| [*s, s.translated(d)]));
+        let grown = (
+            Point::new(swept_box.0.x - reach, swept_box.0.y - reach),
+            Point::new(swept_box.1.x + reach, swept_box.1.y + reach),
+        );
+        let enemy: Vec<Rect> = self.others_near(true, grown).map(|(_, r)| r).collect();
         for s in &stands {
             let sweep = swept(s, d);
             let (lo, hi) = bounds(&sweep);
@@ -935,12 +987,13 @@ impl<'a> Planner<'a> {
                 return Some((Collision::Terrain(b.rule()), b.describe()));
             }
         }
-        for (u, r) in self.others(true) {
+        let near = bounds_of(rects.iter().copied());
+        for (u, r) in self.others_near(true, near) {
             if rects.iter().any(|m| m.overlaps(&r)) {
                 return Some((Collision::Enemy, u.name.clone()));
             }
         }
-        for (u, r) in self.others(false) {
+        for (u, r) in self.others_near(false, near) {
             if rects.iter().any(|m| m.overlaps(&r)) {
                 return Some((Collision::Friend, u.name.clone()));
             }

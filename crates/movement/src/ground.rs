@@ -92,6 +92,34 @@ pub struct Ground<'a> {
     pub data: &'a TerrainData,
     /// The weather.
     pub weather: Weather,
+    /// The water every footprint test meets, worked out once: each river's open pieces and
+    /// each dense wood, with the box around it.
+    blocks: std::cell::OnceCell<Blocks>,
+}
+
+/// The ground that may close a footprint, with boxes for a cheap first test.
+#[derive(Default)]
+struct Blocks {
+    /// River water outside crossings: (index of the line, piece, box).
+    rivers: Vec<(usize, Vec<Point>, (Point, Point))>,
+    /// Dense trees: (index of the area, box).
+    woods: Vec<(usize, (Point, Point))>,
+}
+
+/// The box around some points: (lowest corner, highest corner).
+fn box_of(points: &[Point]) -> (Point, Point) {
+    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (lo, hi)
+}
+
+fn boxes_apart(a: (Point, Point), b: (Point, Point)) -> bool {
+    const E: f64 = 1e-9;
+    a.1.x < b.0.x - E || b.1.x < a.0.x - E || a.1.y < b.0.y - E || b.1.y < a.0.y - E
 }
 
 fn in_band(p: Point, line: &LinearFeature) -> Option<f64> {
@@ -103,7 +131,32 @@ fn crossing_at(line: &LinearFeature, s: f64) -> Option<CrossingKind> {
     line.crossings.iter().find(|c| (s - c.at).abs() <= c.width / 2.0).map(|c| c.kind)
 }
 
-impl Ground<'_> {
+impl<'a> Ground<'a> {
+    /// The ground of `table` priced by `data` under `weather`.
+    pub fn new(table: &'a Table, data: &'a TerrainData, weather: Weather) -> Ground<'a> {
+        Ground { table, data, weather, blocks: std::cell::OnceCell::new() }
+    }
+
+    fn blocks(&self) -> &Blocks {
+        self.blocks.get_or_init(|| {
+            let mut b = Blocks::default();
+            for (i, l) in self.table.lines.iter().enumerate() {
+                if l.kind == LineKind::River {
+                    for piece in river_pieces(l) {
+                        let bx = box_of(&piece);
+                        b.rivers.push((i, piece, bx));
+                    }
+                }
+            }
+            for (i, a) in self.table.areas.iter().enumerate() {
+                if a.kind == AreaKind::DenseTrees {
+                    b.woods.push((i, box_of(&a.polygon.points)));
+                }
+            }
+            b
+        })
+    }
+
     /// A road's multiplier, rule and name under this weather (MOV-TER-09, MOV-TER-10).
     fn road(&self, kind: LineKind) -> Option<(f64, &'static str, &'static str)> {
         let m = &self.data.multiplier;
@@ -305,19 +358,17 @@ impl Ground<'_> {
                 return Some(Blocked::OffTable);
             }
         }
-        for l in &self.table.lines {
-            if l.kind != LineKind::River {
-                continue;
-            }
-            for piece in river_pieces(l) {
-                if crate::shapes::convex_overlap(shape, &piece) {
-                    return Some(Blocked::River(l.name.clone()));
-                }
+        let blocks = self.blocks();
+        let mine = box_of(shape);
+        for (i, piece, bx) in &blocks.rivers {
+            if !boxes_apart(mine, *bx) && crate::shapes::convex_overlap(shape, piece) {
+                return Some(Blocked::River(self.table.lines[*i].name.clone()));
             }
         }
         if who.formed {
-            for a in &self.table.areas {
-                if a.kind == AreaKind::DenseTrees
+            for (i, bx) in &blocks.woods {
+                let a = &self.table.areas[*i];
+                if !boxes_apart(mine, *bx)
                     && convex_overlaps_polygon(shape, &a.polygon.points)
                     && !self.road_covers(shape)
                 {

@@ -77,12 +77,67 @@ pub struct Router<'a> {
     table: &'a Table,
     data: &'a TerrainData,
     weather: Weather,
+    /// The closed ground's edges with their boxes, made at the first question.
+    index: std::cell::OnceCell<Index>,
+}
+
+/// One piece of a river's band: a segment of its centreline with the run along the river to
+/// its start, and the box that holds the band there.
+struct RiverPiece {
+    line: usize,
+    from: Point,
+    to: Point,
+    run: f64,
+    box_: (Point, Point),
+}
+
+/// The closed ground of a table, in pieces that a leg can skip by their boxes.
+struct Index {
+    rivers: Vec<RiverPiece>,
+    /// Dense-tree areas (by index) with their boxes.
+    woods: Vec<(usize, (Point, Point))>,
+}
+
+fn box_of(points: impl IntoIterator<Item = Point>, pad: f64) -> (Point, Point) {
+    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (Point::new(lo.x - pad, lo.y - pad), Point::new(hi.x + pad, hi.y + pad))
+}
+
+fn boxes_apart(a: (Point, Point), b: (Point, Point)) -> bool {
+    a.1.x < b.0.x || b.1.x < a.0.x || a.1.y < b.0.y || b.1.y < a.0.y
 }
 
 impl<'a> Router<'a> {
     /// A router over a table.
     pub fn new(table: &'a Table, data: &'a TerrainData, weather: Weather) -> Router<'a> {
-        Router { table, data, weather }
+        Router { table, data, weather, index: std::cell::OnceCell::new() }
+    }
+
+    fn index(&self) -> &Index {
+        self.index.get_or_init(|| {
+            let mut rivers = Vec::new();
+            for (i, l) in self.table.lines.iter().enumerate() {
+                if l.kind != LineKind::River {
+                    continue;
+                }
+                let mut run = 0.0;
+                for w in l.path.windows(2) {
+                    let box_ = box_of([w[0], w[1]], l.width / 2.0 + 1e-6);
+                    rivers.push(RiverPiece { line: i, from: w[0], to: w[1], run, box_ });
+                    run += w[0].distance(w[1]);
+                }
+            }
+            let woods = (self.table.areas.iter().enumerate())
+                .filter(|(_, a)| a.kind == AreaKind::DenseTrees)
+                .map(|(i, a)| (i, box_of(a.polygon.points.iter().copied(), 1e-6)))
+                .collect();
+            Index { rivers, woods }
+        })
     }
 
     fn road_factor(&self, kind: LineKind) -> Option<f64> {
@@ -100,37 +155,37 @@ impl<'a> Router<'a> {
     /// True when the straight leg from `a` to `b` stays out of closed ground for `who`: it
     /// crosses no river outside a crossing, and (formed) enters no dense trees.
     pub fn leg_open(&self, a: Point, b: Point, who: Traveller) -> bool {
-        for l in &self.table.lines {
-            if l.kind != LineKind::River {
+        let index = self.index();
+        let leg = box_of([a, b], 0.0);
+        for piece in &index.rivers {
+            if boxes_apart(leg, piece.box_) {
                 continue;
             }
-            let mut run = 0.0;
-            for w in l.path.windows(2) {
-                let seg = w[0].distance(w[1]);
-                // The band's two sides and the centreline: a leg into the water outside a
-                // crossing is closed.
-                let n = (w[1] - w[0]).normalized().map_or(Vec2::ZERO, |t| t.perp_left());
-                for off in [-l.width / 2.0, 0.0, l.width / 2.0] {
-                    let (p, q) = (w[0] + n * off, w[1] + n * off);
-                    if let Some((_, u)) = segment_intersection(a, b, p, q) {
-                        let s = run + u * seg;
-                        let inside = l.crossings.iter().any(|c| {
-                            (s - c.at).abs() <= c.width / 2.0 - who.half_width.min(c.width / 2.0)
-                        });
-                        if !inside {
-                            return false;
-                        }
+            let l = &self.table.lines[piece.line];
+            let (w0, w1) = (piece.from, piece.to);
+            let seg = w0.distance(w1);
+            // The band's two sides and the centreline: a leg into the water outside a
+            // crossing is closed.
+            let n = (w1 - w0).normalized().map_or(Vec2::ZERO, |t| t.perp_left());
+            for off in [-l.width / 2.0, 0.0, l.width / 2.0] {
+                let (p, q) = (w0 + n * off, w1 + n * off);
+                if let Some((_, u)) = segment_intersection(a, b, p, q) {
+                    let s = piece.run + u * seg;
+                    let inside = l.crossings.iter().any(|c| {
+                        (s - c.at).abs() <= c.width / 2.0 - who.half_width.min(c.width / 2.0)
+                    });
+                    if !inside {
+                        return false;
                     }
                 }
-                run += seg;
             }
         }
         if who.formed {
-            for ar in &self.table.areas {
-                if ar.kind != AreaKind::DenseTrees {
+            for (i, bx) in &index.woods {
+                if boxes_apart(leg, *bx) {
                     continue;
                 }
-                let pts = &ar.polygon.points;
+                let pts = &self.table.areas[*i].polygon.points;
                 if point_in_polygon(a, pts) || point_in_polygon(b, pts) {
                     return false;
                 }
@@ -234,8 +289,20 @@ impl<'a> Router<'a> {
                 }
             }
         }
-        // Dijkstra over the complete graph of open legs.
+        // A* over the complete graph of open legs: no leg costs less than its length at the
+        // cheapest rate on the table (a road's, when the traveller may use one), so that rate
+        // times the straight distance to the goal never overestimates, and the search looks
+        // only at the nodes that could lie on a cheaper way than the one it finds.
+        let cheapest = if who.on_roads {
+            (self.table.lines.iter())
+                .filter_map(|l| self.road_factor(l.kind))
+                .fold(1.0_f64, f64::min)
+                .max(0.0)
+        } else {
+            1.0
+        };
         let n = nodes.len();
+        let ahead: Vec<f64> = nodes.iter().map(|node| node.at.distance(to) * cheapest).collect();
         let mut best = vec![f64::INFINITY; n];
         let mut prev: Vec<Option<usize>> = vec![None; n];
         let mut done = vec![false; n];
@@ -243,7 +310,10 @@ impl<'a> Router<'a> {
         loop {
             let mut cur = None;
             for i in 0..n {
-                if !done[i] && best[i].is_finite() && cur.is_none_or(|c: usize| best[i] < best[c]) {
+                if !done[i]
+                    && best[i].is_finite()
+                    && cur.is_none_or(|c: usize| best[i] + ahead[i] < best[c] + ahead[c])
+                {
                     cur = Some(i);
                 }
             }

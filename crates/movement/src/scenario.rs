@@ -503,11 +503,11 @@ impl Movement {
         }
         // Placement: on the table, on legal ground, not overlapping.
         if let Some(t) = &table {
-            let ground = Ground {
-                table: t,
-                data: &self.data.terrain,
-                weather: head.as_ref().map(|h| h.weather).unwrap_or_default(),
-            };
+            let ground = Ground::new(
+                t,
+                &self.data.terrain,
+                head.as_ref().map(|h| h.weather).unwrap_or_default(),
+            );
             let placed: Vec<(usize, Vec<Rect>)> = specs
                 .iter()
                 .map(|(i, u)| (*i, layout(&u.pose, u.armor.len(), u.stand_size)))
