@@ -1144,10 +1144,10 @@ fn assign_goals(rules: &Movement, state: &State, side: Side) -> BTreeMap<UnitId,
     out
 }
 
-/// Registers the scripted player as `scripted` on a movement host (call after
-/// `bots::with_standard_bots`).
+/// Registers the scripted player as `scripted`, and `mcts` with the movement game's own hooks
+/// ([`crate::search`]), on a movement host (call after `bots::with_standard_bots`).
 pub fn register(host: Host<Movement>) -> Host<Movement> {
-    host.with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
+    crate::search::register(host).with_bot("scripted", SCRIPTED_ABOUT, |spec: &BotSpec| {
         spec.only(&[])?;
         Ok(Box::new(Hosted::<Movement, _>::new(Scripted::default())) as Box<dyn HostedBot>)
     })

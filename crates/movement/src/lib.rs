@@ -27,8 +27,10 @@ pub mod regroup;
 pub mod route;
 mod rules_impl;
 pub mod scenario;
+pub mod search;
 pub mod shapes;
 pub mod state;
+pub mod value;
 
 pub use data::Data;
 pub use model::{

@@ -1141,6 +1141,10 @@ impl RuleSet for Movement {
         Some(Outcome { winner, reason })
     }
 
+    fn evaluate(&self, state: &State, side: Side) -> Option<f64> {
+        Some(crate::value::position_value(state, side))
+    }
+
     fn candidates(&self, state: &State, side: Side, rng: &mut SeededDice) -> Vec<Command> {
         /// How many units one call proposes moves for.
         const CANDIDATE_UNITS: usize = 3;
