@@ -3,6 +3,9 @@
 //! copied; each side keeps one army leader), for k = 1, 2, 4, 8:
 //!
 //! - `battle`: a whole battle, the scripted general commanding both sides;
+//! - `battle_apart`: the same with 48" of open table between the copies, so that each copy's
+//!   armies fight their own battle (side by side, fights spill over the seams and the battle
+//!   itself grows: more units meet, rout and rally per unit);
 //! - `controls`: a side's menus at the start (every unit's allowance and every entry checked),
 //!   which the server makes after every change.
 //!
@@ -24,12 +27,12 @@ const FORD: &str = include_str!("../../../scenarios/movement/ford.toml");
 
 const SIZES: [usize; 4] = [1, 2, 4, 8];
 
-/// The ready scenario `k` times side by side.
-fn scaled(k: usize) -> String {
+/// The ready scenario `k` times side by side, `gap` inches apart.
+fn scaled(k: usize, gap: f64) -> String {
     let base: toml::Table = FORD.parse().expect("the ready scenario is TOML");
     let width = base["table"]["width"].as_float().expect("a width");
     let mut s = base.clone();
-    s["table"]["width"] = toml::Value::Float(width * k as f64);
+    s["table"]["width"] = toml::Value::Float(width * k as f64 + gap * (k as f64 - 1.0));
     let shift_point = |p: &mut toml::Value, dx: f64| {
         let x = p[0].as_float().expect("x");
         p.as_array_mut().expect("a point")[0] = toml::Value::Float(x + dx);
@@ -38,7 +41,7 @@ fn scaled(k: usize) -> String {
         let items = base[key].as_array().expect("a list");
         let mut out = Vec::new();
         for i in 0..k {
-            let dx = width * i as f64;
+            let dx = (width + gap) * i as f64;
             for item in items {
                 let mut item = item.clone();
                 let t = item.as_table_mut().expect("a table");
@@ -66,17 +69,26 @@ fn host() -> Host<Movement> {
     movement::bot::register(bots::with_standard_bots(Host::new(Movement::new())))
 }
 
-fn new_game(rules: &dyn HostedRuleSet, k: usize, seed: u64) -> Box<dyn HostedGame> {
-    rules.new_game(Source::new(format!("ford ×{k}"), scaled(k)), seed).expect("it loads")
+fn new_game(rules: &dyn HostedRuleSet, k: usize, gap: f64, seed: u64) -> Box<dyn HostedGame> {
+    rules.new_game(Source::new(format!("ford ×{k}"), scaled(k, gap)), seed).expect("it loads")
 }
 
 #[divan::bench(args = SIZES, sample_count = 3, sample_size = 1)]
 fn battle(bencher: divan::Bencher, k: usize) {
+    play_battles(bencher, k, 0.0);
+}
+
+#[divan::bench(args = SIZES, sample_count = 3, sample_size = 1)]
+fn battle_apart(bencher: divan::Bencher, k: usize) {
+    play_battles(bencher, k, 48.0);
+}
+
+fn play_battles(bencher: divan::Bencher, k: usize, gap: f64) {
     let host = Arc::new(host());
     let mut seed = 0;
     bencher.bench_local(|| {
         seed += 1;
-        let mut g = new_game(host.as_ref(), k, seed);
+        let mut g = new_game(host.as_ref(), k, gap, seed);
         let mut rng = SeededDice::new(seed);
         let spec = "scripted".parse().expect("a spec");
         let mut bots = [host.new_bot(&spec).expect("a bot"), host.new_bot(&spec).expect("a bot")];
@@ -94,6 +106,6 @@ fn battle(bencher: divan::Bencher, k: usize) {
 #[divan::bench(args = SIZES, sample_count = 10)]
 fn controls(bencher: divan::Bencher, k: usize) {
     let host = host();
-    let g = new_game(&host, k, 1);
+    let g = new_game(&host, k, 0.0, 1);
     bencher.bench_local(|| g.controls(Side::Red));
 }

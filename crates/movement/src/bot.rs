@@ -110,6 +110,7 @@ struct Memo<'a> {
     router: std::cell::OnceCell<Router<'a>>,
     boxes: std::cell::OnceCell<Vec<(Point, Point)>>,
     distances: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
+    ways: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -233,6 +234,15 @@ impl<'a> Ctx<'a> {
     /// How far an enemy has to go to reach this unit: straight when nothing closed lies between,
     /// otherwise round by its route (a river is crossed only at a ford or bridge).
     fn way(&self, e: &Unit, u: &Unit) -> f64 {
+        if let Some(w) = self.memo.ways.borrow().get(&(e.id, u.id)) {
+            return *w;
+        }
+        let w = self.way_measured(e, u);
+        self.memo.ways.borrow_mut().insert((e.id, u.id), w);
+        w
+    }
+
+    fn way_measured(&self, e: &Unit, u: &Unit) -> f64 {
         let d = self.dist(e, u);
         let router = self.router();
         let who = Traveller {
@@ -617,6 +627,9 @@ impl<'a> Ctx<'a> {
         let threats: Vec<(&Unit, f64)> = self
             .enemies()
             .filter(|e| !e.driven_off && self.reach(e) > 0.0)
+            // The way is never shorter than the straight gap: only enemies within reach of
+            // this unit by the gap can be within reach by the way.
+            .filter(|e| self.dist_bound(u, e) < self.reach(e) && self.dist(u, e) < self.reach(e))
             .map(|e| (e, self.way(e, u) - self.reach(e)))
             .filter(|(_, m)| *m < 0.0)
             .collect();

@@ -107,7 +107,16 @@ pub struct Planner<'a> {
     /// Every other unit on the table with the box its stands lie in, made when first asked
     /// (the broad phase of every test against other units).
     boxes: std::cell::OnceCell<Vec<(&'a Unit, Point, Point)>>,
+    /// The changes of facing worked out so far: a compulsory move's many trial plans all
+    /// begin with the same turn, whose search for a clear shift may test hundreds of places.
+    turns: std::cell::RefCell<Vec<TurnMemo>>,
 }
+
+/// A change of facing worked out: from this pose, by this turn, for this mover, the result.
+type TurnMemo = ((Pose, Turn, MoverKind), Result<Pose, Refusal>);
+
+/// How many changes of facing a planner remembers.
+const TURNS_REMEMBERED: usize = 8;
 
 /// The box around some rectangles: (lowest corner, highest corner).
 fn bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
@@ -117,6 +126,20 @@ fn bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
         let (a, b) = r.bounds();
         lo = Point::new(lo.x.min(a.x), lo.y.min(a.y));
         hi = Point::new(hi.x.max(b.x), hi.y.max(b.y));
+    }
+    (lo, hi)
+}
+
+/// A box sure to hold some rectangles, cheaper than [`bounds_of`]: each rectangle's centre
+/// give or take its half-diagonal (no corners are worked out). For the broad phase, where a
+/// box a little too large only lets an exact test through.
+fn loose_bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
+    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for r in rects {
+        let h = 0.5 * r.width.hypot(r.depth) + 1e-9;
+        lo = Point::new(lo.x.min(r.centre.x - h), lo.y.min(r.centre.y - h));
+        hi = Point::new(hi.x.max(r.centre.x + h), hi.y.max(r.centre.y + h));
     }
     (lo, hi)
 }
@@ -137,6 +160,7 @@ impl<'a> Planner<'a> {
             ground: Ground::new(&state.table, &rules.data.terrain, state.weather),
             who: rules.mover_kind(u, u.pose.formation),
             boxes: std::cell::OnceCell::new(),
+            turns: std::cell::RefCell::new(Vec::new()),
         })
     }
 
@@ -168,7 +192,7 @@ impl<'a> Planner<'a> {
                 .iter()
                 .filter(|u| u.on_table && u.id != me.id)
                 .map(|u| {
-                    let (lo, hi) = bounds_of(u.stands.iter().map(|s| s.rect));
+                    let (lo, hi) = loose_bounds_of(u.stands.iter().map(|s| s.rect));
                     (u, lo, hi)
                 })
                 .collect()
@@ -677,6 +701,20 @@ impl<'a> Planner<'a> {
 
     /// The pose after a change of facing, repacked by MOV-R-07, or why it is illegal.
     pub fn turned(&self, pose: &Pose, turn: Turn) -> Result<Pose, Refusal> {
+        let key = (*pose, turn, self.who);
+        if let Some((_, r)) = self.turns.borrow().iter().find(|(k, _)| *k == key) {
+            return r.clone();
+        }
+        let r = self.turned_measured(pose, turn);
+        let mut turns = self.turns.borrow_mut();
+        if turns.len() >= TURNS_REMEMBERED {
+            drop(turns.remove(0));
+        }
+        turns.push((key, r.clone()));
+        r
+    }
+
+    fn turned_measured(&self, pose: &Pose, turn: Turn) -> Result<Pose, Refusal> {
         let n = self.n();
         let size = self.size();
         let old = layout(pose, n, size);

@@ -248,12 +248,14 @@ impl Movement {
         let mut hi = allowance / min_mult + 1.0;
         let hi_start = hi;
         if let Some(limit) = limit {
-            // The smallest distance at which the target is reached, if within reach.
+            // The smallest distance at which the target is reached, if within reach. One copy
+            // of the state serves every probe: only this unit's pose changes between them.
+            let probe = std::cell::RefCell::new(state.clone());
             let reached_at = |s: f64| -> bool {
-                let mut probe = state.clone();
                 let p = planner.plan(&steps_for(s), opts).ok();
                 match p {
                     Some(p) => {
+                        let mut probe = probe.borrow_mut();
                         probe.units[unit].set_pose(p.pose);
                         limit(&probe, p.pose.at)
                     }
