@@ -111,6 +111,7 @@ struct Memo<'a> {
     boxes: std::cell::OnceCell<Vec<(Point, Point)>>,
     distances: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
     ways: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
+    contacts: std::cell::RefCell<std::collections::HashMap<UnitId, bool>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -143,6 +144,15 @@ impl<'a> Ctx<'a> {
 
     /// A lower bound of [`Ctx::dist`]: the gap between the two units' bounding boxes.
     fn dist_bound(&self, a: &Unit, b: &Unit) -> f64 {
+        let ((alo, ahi), (blo, bhi)) = (self.unit_box(a), self.unit_box(b));
+        let dx = (blo.x - ahi.x).max(alo.x - bhi.x).max(0.0);
+        let dy = (blo.y - ahi.y).max(alo.y - bhi.y).max(0.0);
+        // A hair under the true gap, so rounding never prunes the nearest.
+        (dx.hypot(dy) - 1e-9).max(0.0)
+    }
+
+    /// The box around a unit's stands.
+    fn unit_box(&self, u: &Unit) -> (Point, Point) {
         let boxes = self.memo.boxes.get_or_init(|| {
             self.state
                 .units
@@ -158,13 +168,35 @@ impl<'a> Ctx<'a> {
                 })
                 .collect()
         });
-        let (Some(&(alo, ahi)), Some(&(blo, bhi))) = (boxes.get(a.id), boxes.get(b.id)) else {
-            return 0.0;
-        };
-        let dx = (blo.x - ahi.x).max(alo.x - bhi.x).max(0.0);
-        let dy = (blo.y - ahi.y).max(alo.y - bhi.y).max(0.0);
-        // A hair under the true gap, so rounding never prunes the nearest.
-        (dx.hypot(dy) - 1e-9).max(0.0)
+        boxes.get(u.id).copied().unwrap_or((
+            Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
+            Point::new(f64::INFINITY, f64::INFINITY),
+        ))
+    }
+
+    /// Whether the unit is in melee contact ([`Movement::in_contact`]), asked of the rules only
+    /// when some enemy's box comes within the contact tolerance of the unit's own: the general
+    /// asks this of every unit at every decision.
+    fn in_contact(&self, u: &Unit) -> bool {
+        if let Some(c) = self.memo.contacts.borrow().get(&u.id) {
+            return *c;
+        }
+        let tol = self.rules.data.geometry.tolerance.contact + 1e-3;
+        // The unit's stands as the rules lay them out from its pose.
+        let mine = crate::layout::layout(&u.pose, u.stands.len(), u.stand_size);
+        let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+        let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+        for c in mine.iter().flat_map(|r| r.corners()) {
+            lo = Point::new(lo.x.min(c.x), lo.y.min(c.y));
+            hi = Point::new(hi.x.max(c.x), hi.y.max(c.y));
+        }
+        let near = self.enemies().any(|e| {
+            let (elo, ehi) = self.unit_box(e);
+            elo.x <= hi.x + tol && ehi.x >= lo.x - tol && elo.y <= hi.y + tol && ehi.y >= lo.y - tol
+        });
+        let c = near && self.rules.in_contact(self.state, u.id);
+        self.memo.contacts.borrow_mut().insert(u.id, c);
+        c
     }
 
     /// The unit among `among` nearest `u` edge to edge; ties go to the nearer pose when
@@ -910,7 +942,7 @@ impl<'a> Ctx<'a> {
             && u.stands.len() >= 4
             && alone
             && horse_near(0.0, true)
-            && !self.rules.in_contact(self.state, u.id)
+            && !self.in_contact(u)
         {
             return form(Formation::Circle, None);
         }
@@ -962,7 +994,7 @@ impl<'a> Ctx<'a> {
             self.face_the_enemy(u, &mut steps, true);
             return self.mv(id, steps, false, false);
         }
-        if self.rules.in_contact(self.state, id) {
+        if self.in_contact(&self.state.units[id]) {
             return self.in_melee(u);
         }
         if u.is_personality() {
@@ -1034,7 +1066,7 @@ impl<'a> Ctx<'a> {
         let mut v: Vec<(u8, f64, UnitId)> = self
             .friends()
             .map(|u| {
-                let rank = if self.rules.in_contact(self.state, u.id) {
+                let rank = if self.in_contact(u) {
                     0
                 } else if u.is_artillery() {
                     1
