@@ -6,28 +6,14 @@
 //! budget is stopped here at the same kind of budget, so a slow but bounded input is not a
 //! failure, as it is not one in the server.
 
-use std::sync::OnceLock;
 use std::time::Duration;
 use tabletop::Source;
 use tabletop::budget::{self, Budget};
-use tabletop::host::{Host, HostedGame, Registry};
+use tabletop::host::{HostedGame, Registry};
 
 /// Every rule set with its bots, as the program registers them.
 pub fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| {
-        let mut r = Registry::new();
-        r.add(Box::new(movement::bot::register(bots::with_standard_bots(Host::new(
-            movement::Movement::new(),
-        )))));
-        r.add(Box::new(othw::search::register(bots::with_standard_bots(Host::new(
-            othw::Othw::new(),
-        )))));
-        r.add(Box::new(wrg1969::bot::register(bots::with_standard_bots(Host::new(
-            wrg1969::Wrg1969::new(),
-        )))));
-        r
-    })
+    strategikon::registry::rulesets()
 }
 
 /// Runs rule-set work within a budget of processor time, as the server does; `None` when the

@@ -30,6 +30,7 @@ use crate::layout::{Pose, outline};
 use crate::model::{Discipline, Formation, MoraleState, TroopType, Turn};
 use crate::regroup::unit_distance;
 use crate::route::{Router, Traveller};
+use crate::shapes::{box_around, boxes_apart};
 use crate::state::{Command, State, Step, Unit, UnitId};
 use bots::{Bot, BotError, Hosted};
 use std::collections::{BTreeMap, BTreeSet};
@@ -102,9 +103,10 @@ struct Ctx<'a> {
     memo: Memo<'a>,
 }
 
-/// What a decision remembers of the table it looks at: each unit's bounding box and the edge
-/// distances it has measured, so the general's many questions of "who is nearest" cost one
-/// measurement a pair and skip the pairs whose boxes are already farther than the best.
+/// What a decision remembers of the table it looks at: the router, each unit's bounding box,
+/// and the edge distances, enemies' ways and contacts it has measured, so the general's many
+/// questions of "who is nearest" and "who can reach me" cost one measurement each and skip the
+/// pairs whose boxes are already farther than the best.
 #[derive(Default)]
 struct Memo<'a> {
     router: std::cell::OnceCell<Router<'a>>,
@@ -157,15 +159,7 @@ impl<'a> Ctx<'a> {
             self.state
                 .units
                 .iter()
-                .map(|u| {
-                    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
-                    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-                    for c in u.stands.iter().flat_map(|s| s.rect.corners()) {
-                        lo = Point::new(lo.x.min(c.x), lo.y.min(c.y));
-                        hi = Point::new(hi.x.max(c.x), hi.y.max(c.y));
-                    }
-                    (lo, hi)
-                })
+                .map(|u| box_around(u.stands.iter().flat_map(|s| s.rect.corners())))
                 .collect()
         });
         boxes.get(u.id).copied().unwrap_or((
@@ -184,16 +178,8 @@ impl<'a> Ctx<'a> {
         let tol = self.rules.data.geometry.tolerance.contact + 1e-3;
         // The unit's stands as the rules lay them out from its pose.
         let mine = crate::layout::layout(&u.pose, u.stands.len(), u.stand_size);
-        let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
-        let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-        for c in mine.iter().flat_map(|r| r.corners()) {
-            lo = Point::new(lo.x.min(c.x), lo.y.min(c.y));
-            hi = Point::new(hi.x.max(c.x), hi.y.max(c.y));
-        }
-        let near = self.enemies().any(|e| {
-            let (elo, ehi) = self.unit_box(e);
-            elo.x <= hi.x + tol && ehi.x >= lo.x - tol && elo.y <= hi.y + tol && ehi.y >= lo.y - tol
-        });
+        let mine = box_around(mine.iter().flat_map(|r| r.corners()));
+        let near = self.enemies().any(|e| !boxes_apart(mine, self.unit_box(e), tol));
         let c = near && self.rules.in_contact(self.state, u.id);
         self.memo.contacts.borrow_mut().insert(u.id, c);
         c

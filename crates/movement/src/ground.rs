@@ -108,18 +108,11 @@ struct Blocks {
 
 /// The box around some points: (lowest corner, highest corner).
 fn box_of(points: &[Point]) -> (Point, Point) {
-    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
-    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for p in points {
-        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
-        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
-    }
-    (lo, hi)
+    crate::shapes::box_around(points.iter().copied())
 }
 
 fn boxes_apart(a: (Point, Point), b: (Point, Point)) -> bool {
-    const E: f64 = 1e-9;
-    a.1.x < b.0.x - E || b.1.x < a.0.x - E || a.1.y < b.0.y - E || b.1.y < a.0.y - E
+    crate::shapes::boxes_apart(a, b, 1e-9)
 }
 
 fn in_band(p: Point, line: &LinearFeature) -> Option<f64> {

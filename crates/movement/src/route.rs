@@ -99,17 +99,11 @@ struct Index {
 }
 
 fn box_of(points: impl IntoIterator<Item = Point>, pad: f64) -> (Point, Point) {
-    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
-    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for p in points {
-        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
-        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
-    }
-    (Point::new(lo.x - pad, lo.y - pad), Point::new(hi.x + pad, hi.y + pad))
+    crate::shapes::padded(crate::shapes::box_around(points), pad)
 }
 
 fn boxes_apart(a: (Point, Point), b: (Point, Point)) -> bool {
-    a.1.x < b.0.x || b.1.x < a.0.x || a.1.y < b.0.y || b.1.y < a.0.y
+    crate::shapes::boxes_apart(a, b, 0.0)
 }
 
 impl<'a> Router<'a> {

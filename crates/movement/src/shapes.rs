@@ -7,6 +7,28 @@ use tabletop::geometry::{Point, Rect, Vec2, segment_intersection};
 /// Overlap below this depth (inches) counts as touching, not overlapping.
 pub const EPS: f64 = 1e-9;
 
+/// The box around some points: (lowest corner, highest corner); for no points an empty box
+/// (lowest corner at +∞), apart from every other.
+pub fn box_around(points: impl IntoIterator<Item = Point>) -> (Point, Point) {
+    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
+    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
+    for p in points {
+        lo = Point::new(lo.x.min(p.x), lo.y.min(p.y));
+        hi = Point::new(hi.x.max(p.x), hi.y.max(p.y));
+    }
+    (lo, hi)
+}
+
+/// A box grown by `pad` on every side.
+pub fn padded((lo, hi): (Point, Point), pad: f64) -> (Point, Point) {
+    (Point::new(lo.x - pad, lo.y - pad), Point::new(hi.x + pad, hi.y + pad))
+}
+
+/// True when two boxes are more than `eps` apart along either axis.
+pub fn boxes_apart(a: (Point, Point), b: (Point, Point), eps: f64) -> bool {
+    a.1.x < b.0.x - eps || b.1.x < a.0.x - eps || a.1.y < b.0.y - eps || b.1.y < a.0.y - eps
+}
+
 /// The convex hull of a set of points, anticlockwise (Andrew's monotone chain).
 pub fn convex_hull(points: &[Point]) -> Vec<Point> {
     let mut p: Vec<Point> = points.to_vec();

@@ -6,12 +6,12 @@ mod files;
 mod play;
 mod players;
 mod plot;
-mod registry;
 mod report;
 mod serve;
 mod sim;
 
 use std::process::ExitCode;
+use strategikon::registry;
 
 fn main() -> ExitCode {
     restore_default_sigpipe();
