@@ -25,7 +25,7 @@
 //! has chosen not to move, so it is not reusable from game to game.
 
 use crate::Movement;
-use crate::engine::best_mass_files;
+use crate::engine::{Planner, best_mass_files};
 use crate::layout::{Pose, outline};
 use crate::model::{Discipline, Formation, MoraleState, TroopType, Turn};
 use crate::regroup::unit_distance;
@@ -114,6 +114,7 @@ struct Memo<'a> {
     distances: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
     ways: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
     contacts: std::cell::RefCell<std::collections::HashMap<UnitId, bool>>,
+    planners: std::cell::RefCell<std::collections::HashMap<UnitId, std::rc::Rc<Planner<'a>>>>,
 }
 
 impl<'a> Ctx<'a> {
@@ -298,7 +299,18 @@ impl<'a> Ctx<'a> {
         forced: bool,
         battle: bool,
     ) -> Option<crate::engine::Plan> {
-        self.rules.plan_move(self.state, id, steps, forced, battle).ok()
+        let planner = self.planner(id)?;
+        self.rules.plan_move_with(&planner, steps, forced, battle).ok()
+    }
+
+    /// The planner for one of the units, made once a decision.
+    fn planner(&self, id: UnitId) -> Option<std::rc::Rc<Planner<'a>>> {
+        if let Some(p) = self.memo.planners.borrow().get(&id) {
+            return Some(p.clone());
+        }
+        let p = std::rc::Rc::new(Planner::new(self.rules, self.state, id)?);
+        self.memo.planners.borrow_mut().insert(id, p.clone());
+        Some(p)
     }
 
     /// A command if the rules accept it.

@@ -228,7 +228,19 @@ impl Movement {
     ) -> Result<Plan, Refusal> {
         let planner = Planner::new(self, state, unit)
             .ok_or_else(|| Refusal::new("MOV-GEN-01", format!("there is no unit {unit}")))?;
-        let u = &state.units[unit];
+        self.plan_move_with(&planner, steps, forced_march, battle_command)
+    }
+
+    /// [`Movement::plan_move`] with a planner already made for the unit (it keeps what it has
+    /// worked out of the table, so many trial moves of one unit cost less).
+    pub fn plan_move_with(
+        &self,
+        planner: &Planner<'_>,
+        steps: &[Step],
+        forced_march: bool,
+        battle_command: bool,
+    ) -> Result<Plan, Refusal> {
+        let u = planner.unit;
         let circle = u.pose.formation == Formation::Circle;
         let enemy = if forced_march {
             OnEnemy::Refuse("MOV-FM-03")

@@ -193,14 +193,13 @@ impl Movement {
     /// not to its front, then straight on for the whole allowance or until `done` says stop.
     fn compulsory_move(
         &self,
-        state: &State,
-        unit: UnitId,
+        planner: &Planner<'_>,
         dir: Vec2,
         kind: MoveKind,
         limit: Option<&ReachedTest<'_>>,
     ) -> Option<(Plan, f64)> {
-        let u = state.unit(unit)?;
-        let planner = Planner::new(self, state, unit)?;
+        let (state, u) = (planner.state, planner.unit);
+        let unit = u.id;
         let dir = dir.normalized()?;
         let face = match direction_sector(u.pose.facing, dir) {
             Sector::Front => None,
@@ -351,7 +350,9 @@ impl Movement {
         kind: MoveKind,
         limit: Option<&ReachedTest<'_>>,
     ) -> Option<(Plan, f64)> {
-        let straight = self.compulsory_move(state, unit, dir, kind, limit);
+        // One planner for every heading tried: it keeps what it works out of the table.
+        let planner = Planner::new(self, state, unit)?;
+        let straight = self.compulsory_move(&planner, dir, kind, limit);
         if straight.as_ref().is_some_and(|(p, _)| p.stopped.is_none() || p.left_table) {
             return straight;
         }
@@ -365,7 +366,6 @@ impl Movement {
             None => dir.normalized().unwrap_or(dir),
         };
         // A unit in flight would rather not run into the enemy.
-        let planner = Planner::new(self, state, unit)?;
         let score = |p: &Plan| -> f64 {
             let end = centroid(&layout(&p.pose, n, u.stand_size));
             let contact = kind == MoveKind::Flight && !p.left_table && planner.in_contact(&p.pose);
@@ -374,7 +374,7 @@ impl Movement {
         let mut best = straight.map(|(p, a)| (score(&p) + 0.5, p, a));
         for deg in [30.0, -30.0, 60.0, -60.0, 90.0, -90.0] {
             let d = dir.rotate_by(tabletop::geometry::rotation(f64::to_radians(deg)));
-            if let Some((p, a)) = self.compulsory_move(state, unit, d, kind, limit) {
+            if let Some((p, a)) = self.compulsory_move(&planner, d, kind, limit) {
                 let sc = score(&p);
                 if best.as_ref().is_none_or(|(b, _, _)| sc > *b) {
                     best = Some((sc, p, a));

@@ -321,6 +321,15 @@ impl<'a> Router<'a> {
                     continue;
                 }
                 let (a, b) = (nodes[i], nodes[j]);
+                // No leg costs less than its length at the cheapest rate: a leg that could not
+                // better j's best, or could not lie on a way to the goal cheaper than the one
+                // found, is not looked at (neither changes the route found).
+                let least = a.at.distance(b.at) * cheapest;
+                if best[i] + least >= best[j] - 1e-12
+                    || (j != 1 && best[i] + least + ahead[j] >= best[1])
+                {
+                    continue;
+                }
                 let along_road = match (a.road, b.road) {
                     (Some((ra, _)), Some((rb, _))) if ra == rb => {
                         self.table.lines.get(ra).and_then(|l| self.road_factor(l.kind)).filter(
