@@ -7,7 +7,8 @@
 //!   armies fight their own battle (side by side, fights spill over the seams and the battle
 //!   itself grows: more units meet, rout and rally per unit);
 //! - `controls`: a side's menus at the start (every unit's allowance and every entry checked),
-//!   which the server makes after every change.
+//!   which the server makes after every change;
+//! - `candidates`, `roster`, `view`: the server's other answers to a player, at the start.
 //!
 //! The growth exponent between sizes is log(cost ratio) / log 2; the target is 1.3 at most, and
 //! controls under 16 ms at ×4. Run with `cargo bench -p movement --bench scale`.
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use tabletop::diagnostics::Source;
 use tabletop::dice::SeededDice;
 use tabletop::host::{Host, HostedGame, HostedRuleSet};
-use tabletop::{Actor, Side};
+use tabletop::{Actor, Side, Viewer};
 
 fn main() {
     divan::main();
@@ -108,4 +109,26 @@ fn controls(bencher: divan::Bencher, k: usize) {
     let host = host();
     let g = new_game(&host, k, 0.0, 1);
     bencher.bench_local(|| g.controls(Side::Red));
+}
+
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn candidates(bencher: divan::Bencher, k: usize) {
+    let host = host();
+    let g = new_game(&host, k, 0.0, 1);
+    let mut rng = SeededDice::new(1);
+    bencher.bench_local(|| g.candidates(Side::Red, &mut rng));
+}
+
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn roster(bencher: divan::Bencher, k: usize) {
+    let host = host();
+    let g = new_game(&host, k, 0.0, 1);
+    bencher.bench_local(|| g.roster(Viewer::Side(Side::Red)));
+}
+
+#[divan::bench(args = SIZES, sample_count = 10)]
+fn view(bencher: divan::Bencher, k: usize) {
+    let host = host();
+    let g = new_game(&host, k, 0.0, 1);
+    bencher.bench_local(|| g.view_text(Viewer::Side(Side::Red)));
 }

@@ -30,7 +30,7 @@ use crate::layout::{Pose, outline};
 use crate::model::{Discipline, Formation, MoraleState, TroopType, Turn};
 use crate::regroup::unit_distance;
 use crate::route::{Router, Traveller};
-use crate::shapes::{box_around, boxes_apart};
+use crate::shapes::box_around;
 use crate::state::{Command, State, Step, Unit, UnitId};
 use bots::{Bot, BotError, Hosted};
 use std::collections::{BTreeMap, BTreeSet};
@@ -113,7 +113,7 @@ struct Memo<'a> {
     boxes: std::cell::OnceCell<Vec<(Point, Point)>>,
     distances: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
     ways: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
-    contacts: std::cell::RefCell<std::collections::HashMap<UnitId, bool>>,
+    contacts: std::cell::OnceCell<Vec<bool>>,
     planners: std::cell::RefCell<std::collections::HashMap<UnitId, std::rc::Rc<Planner<'a>>>>,
 }
 
@@ -169,21 +169,11 @@ impl<'a> Ctx<'a> {
         ))
     }
 
-    /// Whether the unit is in melee contact ([`Movement::in_contact`]), asked of the rules only
-    /// when some enemy's box comes within the contact tolerance of the unit's own: the general
-    /// asks this of every unit at every decision.
+    /// Whether the unit is in melee contact ([`Movement::units_in_contact`], worked out once a
+    /// decision for every unit: the general asks it of every unit).
     fn in_contact(&self, u: &Unit) -> bool {
-        if let Some(c) = self.memo.contacts.borrow().get(&u.id) {
-            return *c;
-        }
-        let tol = self.rules.data.geometry.tolerance.contact + 1e-3;
-        // The unit's stands as the rules lay them out from its pose.
-        let mine = crate::layout::layout(&u.pose, u.stands.len(), u.stand_size);
-        let mine = box_around(mine.iter().flat_map(|r| r.corners()));
-        let near = self.enemies().any(|e| !boxes_apart(mine, self.unit_box(e), tol));
-        let c = near && self.rules.in_contact(self.state, u.id);
-        self.memo.contacts.borrow_mut().insert(u.id, c);
-        c
+        let contacts = self.memo.contacts.get_or_init(|| self.rules.units_in_contact(self.state));
+        contacts.get(u.id).copied().unwrap_or(false)
     }
 
     /// The unit among `among` nearest `u` edge to edge; ties go to the nearer pose when

@@ -734,6 +734,7 @@ impl Movement {
     /// sees every unit.
     pub(crate) fn client_roster(&self, state: &State, _viewer: Viewer) -> Vec<RosterRow> {
         let full_ep = self.data.geometry.endurance.default;
+        let contact = self.units_in_contact(state);
         state
             .units
             .iter()
@@ -818,7 +819,7 @@ impl Movement {
                         .into(),
                     );
                 }
-                if u.on_table && self.in_contact(state, u.id) {
+                if u.on_table && contact.get(u.id).copied().unwrap_or(false) {
                     flags.push("in melee contact".into());
                 }
                 RosterRow {

@@ -269,6 +269,27 @@ impl Movement {
         Planner::new(self, state, unit).is_some_and(|p| p.in_contact(&state.units[unit].pose))
     }
 
+    /// [`Movement::in_contact`] for every unit, by unit ID: the rules are asked in full only
+    /// for the units some enemy's box comes near (a roster or a general asks this of every
+    /// unit at once).
+    pub fn units_in_contact(&self, state: &State) -> Vec<bool> {
+        use crate::shapes::{box_around, boxes_apart};
+        let tol = self.data.geometry.tolerance.contact + 1e-3;
+        let boxes: Vec<(tabletop::Point, tabletop::Point)> = (state.units.iter())
+            .map(|u| box_around(u.stands.iter().flat_map(|s| s.rect.corners())))
+            .collect();
+        (state.units.iter())
+            .map(|u| {
+                let mine = layout::layout(&u.pose, u.stands.len(), u.stand_size);
+                let mine = box_around(mine.iter().flat_map(|r| r.corners()));
+                let near = state.units.iter().zip(&boxes).any(|(e, b)| {
+                    e.on_table && e.id != u.id && e.side != u.side && !boxes_apart(mine, *b, tol)
+                });
+                near && self.in_contact(state, u.id)
+            })
+            .collect()
+    }
+
     /// The pose a unit would take after a change of facing, or why it cannot.
     pub fn turned_pose(&self, state: &State, unit: UnitId, turn: Turn) -> Result<Pose, Refusal> {
         let planner = Planner::new(self, state, unit)

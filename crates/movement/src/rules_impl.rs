@@ -1085,7 +1085,8 @@ impl RuleSet for Movement {
             units: state
                 .units
                 .iter()
-                .map(|u| UnitView {
+                .zip(self.units_in_contact(state))
+                .map(|(u, contact)| UnitView {
                     unit: u.clone(),
                     allowance: self.normal_allowance(u, u.pose.formation).0,
                     may_move: self.move_barred(state, Actor::Side(u.side), u.id).is_none(),
@@ -1095,7 +1096,7 @@ impl RuleSet for Movement {
                             && l.changed_turn != Some(state.turn)
                             && l.shot_turn != Some(state.turn)
                     }),
-                    in_contact: u.on_table && self.in_contact(state, u.id),
+                    in_contact: u.on_table && contact,
                 })
                 .collect(),
             objectives: state.objectives.clone(),
