@@ -22,7 +22,8 @@
 //!   out or turned to face under a battle command.
 //!
 //! It draws nothing from its generator. It remembers, within one side's phase, the units it
-//! has chosen not to move, so it is not reusable from game to game.
+//! has chosen not to move, and from decision to decision the distances between units that have
+//! not moved, so it is not reusable from game to game.
 
 use crate::Movement;
 use crate::engine::{Planner, best_mass_files};
@@ -52,6 +53,38 @@ pub struct Scripted {
     /// Where each unit is to go: an objective (its place there) and the objective's radius,
     /// given once, at the general's first decision.
     goals: BTreeMap<UnitId, (Point, f64)>,
+    /// The edge distances measured so far, kept from one decision to the next.
+    distances: std::cell::RefCell<Distances>,
+}
+
+/// The edge distances between units the general has measured, kept while neither unit's
+/// stands move: a command moves one unit, so the next decision measures again only the pairs
+/// it is in.
+#[derive(Clone, Debug, Default)]
+struct Distances {
+    /// Each unit's stands when last seen, and how many times they have been seen to change.
+    seen: Vec<(Vec<tabletop::Rect>, u64)>,
+    /// (a, b) with a ≤ b: the versions of a's and b's stands the distance was measured at.
+    pairs: std::collections::HashMap<(UnitId, UnitId), (u64, u64, f64)>,
+}
+
+impl Distances {
+    /// Notes which units' stands have changed since the last look.
+    fn refresh(&mut self, state: &State) {
+        self.seen.resize_with(state.units.len(), || (Vec::new(), 0));
+        for (u, (rects, version)) in state.units.iter().zip(self.seen.iter_mut()) {
+            let same = rects.len() == u.stands.len()
+                && rects.iter().zip(&u.stands).all(|(r, s)| *r == s.rect);
+            if !same {
+                *rects = u.stands.iter().map(|s| s.rect).collect();
+                *version += 1;
+            }
+        }
+    }
+
+    fn version(&self, id: UnitId) -> u64 {
+        self.seen.get(id).map_or(u64::MAX, |s| s.1)
+    }
 }
 
 /// The range within which the general's guns look for targets (the chapter leaves shooting to
@@ -99,19 +132,20 @@ struct Ctx<'a> {
     state: &'a State,
     side: Side,
     goals: &'a BTreeMap<UnitId, (Point, f64)>,
+    /// Distances kept from earlier decisions.
+    distances: &'a std::cell::RefCell<Distances>,
     /// Figures worked out once per decision.
     memo: Memo<'a>,
 }
 
 /// What a decision remembers of the table it looks at: the router, each unit's bounding box,
-/// and the edge distances, enemies' ways and contacts it has measured, so the general's many
-/// questions of "who is nearest" and "who can reach me" cost one measurement each and skip the
-/// pairs whose boxes are already farther than the best.
+/// the enemies' ways, the contacts and a planner a unit, so the general's many questions of
+/// "who is nearest" and "who can reach me" cost one measurement each and skip the pairs whose
+/// boxes are already farther than the best.
 #[derive(Default)]
 struct Memo<'a> {
     router: std::cell::OnceCell<Router<'a>>,
     boxes: std::cell::OnceCell<Vec<(Point, Point)>>,
-    distances: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
     ways: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
     contacts: std::cell::OnceCell<Vec<bool>>,
     planners: std::cell::RefCell<std::collections::HashMap<UnitId, std::rc::Rc<Planner<'a>>>>,
@@ -123,8 +157,10 @@ impl<'a> Ctx<'a> {
         state: &'a State,
         side: Side,
         goals: &'a BTreeMap<UnitId, (Point, f64)>,
+        distances: &'a std::cell::RefCell<Distances>,
     ) -> Self {
-        Ctx { rules, state, side, goals, memo: Memo::default() }
+        distances.borrow_mut().refresh(state);
+        Ctx { rules, state, side, goals, distances, memo: Memo::default() }
     }
 
     /// The router over this table, made once a decision.
@@ -134,14 +170,19 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// The least edge-to-edge distance between two units' stands, measured once a pair.
+    /// The least edge-to-edge distance between two units' stands, measured once while
+    /// neither moves.
     fn dist(&self, a: &Unit, b: &Unit) -> f64 {
         let key = if a.id <= b.id { (a.id, b.id) } else { (b.id, a.id) };
-        if let Some(d) = self.memo.distances.borrow().get(&key) {
-            return *d;
+        let mut cache = self.distances.borrow_mut();
+        let versions = (cache.version(key.0), cache.version(key.1));
+        if let Some(&(va, vb, d)) = cache.pairs.get(&key)
+            && (va, vb) == versions
+        {
+            return d;
         }
         let d = unit_distance(a, b);
-        self.memo.distances.borrow_mut().insert(key, d);
+        cache.pairs.insert(key, (versions.0, versions.1, d));
         d
     }
 
@@ -1092,7 +1133,7 @@ impl Bot<Movement> for Scripted {
         if self.goals.is_empty() {
             self.goals = assign_goals(rules, state, side);
         }
-        let ctx = Ctx::new(rules, state, side, &self.goals);
+        let ctx = Ctx::new(rules, state, side, &self.goals, &self.distances);
         for id in ctx.order() {
             if self.declined.contains(&(state.turn, side, id)) {
                 continue;
