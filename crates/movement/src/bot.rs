@@ -31,7 +31,6 @@ use crate::layout::{Pose, outline};
 use crate::model::{Discipline, Formation, MoraleState, TroopType, Turn};
 use crate::regroup::unit_distance;
 use crate::route::{Router, Traveller};
-use crate::shapes::box_around;
 use crate::state::{Command, State, Step, Unit, UnitId};
 use bots::{Bot, BotError, Hosted};
 use std::collections::{BTreeMap, BTreeSet};
@@ -197,13 +196,8 @@ impl<'a> Ctx<'a> {
 
     /// The box around a unit's stands.
     fn unit_box(&self, u: &Unit) -> (Point, Point) {
-        let boxes = self.memo.boxes.get_or_init(|| {
-            self.state
-                .units
-                .iter()
-                .map(|u| box_around(u.stands.iter().flat_map(|s| s.rect.corners())))
-                .collect()
-        });
+        let boxes =
+            self.memo.boxes.get_or_init(|| self.state.units.iter().map(Unit::bounds).collect());
         boxes.get(u.id).copied().unwrap_or((
             Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY),
             Point::new(f64::INFINITY, f64::INFINITY),
@@ -315,11 +309,11 @@ impl<'a> Ctx<'a> {
     fn margin(&self, u: &Unit) -> f64 {
         self.enemies()
             .filter(|e| !e.driven_off)
-            .filter(|e| {
-                let reach = self.reach(e);
+            .map(|e| (e, self.reach(e)))
+            .filter(|&(e, reach)| {
                 reach > 0.0 && self.dist_bound(u, e) - reach < 4.0 && self.dist(u, e) - reach < 4.0
             })
-            .map(|e| self.way(e, u) - self.reach(e))
+            .map(|(e, reach)| self.way(e, u) - reach)
             .fold(f64::INFINITY, f64::min)
     }
 
@@ -687,11 +681,14 @@ impl<'a> Ctx<'a> {
     fn fall_back(&self, u: &Unit) -> Option<Command> {
         let threats: Vec<(&Unit, f64)> = self
             .enemies()
-            .filter(|e| !e.driven_off && self.reach(e) > 0.0)
+            .filter(|e| !e.driven_off)
+            .map(|e| (e, self.reach(e)))
             // The way is never shorter than the straight gap: only enemies within reach of
             // this unit by the gap can be within reach by the way.
-            .filter(|e| self.dist_bound(u, e) < self.reach(e) && self.dist(u, e) < self.reach(e))
-            .map(|e| (e, self.way(e, u) - self.reach(e)))
+            .filter(|&(e, reach)| {
+                reach > 0.0 && self.dist_bound(u, e) < reach && self.dist(u, e) < reach
+            })
+            .map(|(e, reach)| (e, self.way(e, u) - reach))
             .filter(|(_, m)| *m < 0.0)
             .collect();
         let away = threats

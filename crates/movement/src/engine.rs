@@ -7,7 +7,9 @@ use crate::Movement;
 use crate::ground::{Blocked, Ground, MoverKind};
 use crate::layout::{Pose, centroid, layout, outline, ranks, shape_problem};
 use crate::model::{Formation, Turn};
-use crate::shapes::{convex_hull, convex_overlap, rect_poly, sweep_interval, swept};
+use crate::shapes::{
+    box_around, boxes_apart, convex_hull, convex_overlap, padded, rect_poly, sweep_interval, swept,
+};
 use crate::state::{CostItem, Factor, Leg, LegKind, State, Step, Unit, UnitId};
 use std::collections::BTreeSet;
 use tabletop::geometry::{Facing, Point, Rect, Sector, Vec2, Wheel, direction_sector, rotation};
@@ -120,14 +122,10 @@ const TURNS_REMEMBERED: usize = 8;
 
 /// The box around some rectangles: (lowest corner, highest corner).
 fn bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
-    let mut lo = Point::new(f64::INFINITY, f64::INFINITY);
-    let mut hi = Point::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for r in rects {
+    box_around(rects.into_iter().flat_map(|r| {
         let (a, b) = r.bounds();
-        lo = Point::new(lo.x.min(a.x), lo.y.min(a.y));
-        hi = Point::new(hi.x.max(b.x), hi.y.max(b.y));
-    }
-    (lo, hi)
+        [a, b]
+    }))
 }
 
 /// A box sure to hold some rectangles, cheaper than [`bounds_of`]: each rectangle's centre
@@ -142,11 +140,6 @@ fn loose_bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
         hi = Point::new(hi.x.max(r.centre.x + h), hi.y.max(r.centre.y + h));
     }
     (lo, hi)
-}
-
-/// Whether two boxes come within `margin` of each other.
-fn boxes_meet((lo, hi): (Point, Point), (a, b): (Point, Point), margin: f64) -> bool {
-    a.x <= hi.x + margin && b.x >= lo.x - margin && a.y <= hi.y + margin && b.y >= lo.y - margin
 }
 
 impl<'a> Planner<'a> {
@@ -200,7 +193,7 @@ impl<'a> Planner<'a> {
         boxes
             .iter()
             .filter(move |(u, lo, hi)| {
-                (u.side != me.side) == enemy && boxes_meet(near, (*lo, *hi), margin)
+                (u.side != me.side) == enemy && !boxes_apart(near, (*lo, *hi), margin)
             })
             .flat_map(|(u, _, _)| u.stands.iter().map(move |s| (*u, s.rect)))
     }
@@ -524,14 +517,14 @@ impl<'a> Planner<'a> {
         let first = |enemy: bool, t_end: f64| -> Option<(f64, String)> {
             let mut best: Option<(f64, String)> = None;
             let path = |s: &Rect| bounds_of([*s, s.translated(d_full * t_end.max(0.0))]);
-            let near = bounds_of(stands.iter().flat_map(|s| {
+            let near = box_around(stands.iter().flat_map(|s| {
                 let (lo, hi) = path(s);
-                [Rect::new(lo, s.facing, 0.0, 0.0), Rect::new(hi, s.facing, 0.0, 0.0)]
+                [lo, hi]
             }));
             let theirs: Vec<(&Unit, Rect)> = self.others_near(enemy, near).collect();
             for s in &stands {
                 let mine = path(s);
-                for (u, r) in theirs.iter().filter(|(_, r)| boxes_meet(mine, r.bounds(), 1e-3)) {
+                for (u, r) in theirs.iter().filter(|(_, r)| !boxes_apart(mine, r.bounds(), 1e-3)) {
                     if let Some((enter, exit)) = sweep_interval(s, d_full, r)
                         && exit > 1e-12
                         && enter < t_end
@@ -603,14 +596,11 @@ impl<'a> Planner<'a> {
         }
         let reach = stands.first().map_or(0.0, |s| s.width);
         let swept_box = bounds_of(stands.iter().flat_map(|s| [*s, s.translated(d)]));
-        let grown = (
-            Point::new(swept_box.0.x - reach, swept_box.0.y - reach),
-            Point::new(swept_box.1.x + reach, swept_box.1.y + reach),
-        );
-        let enemy: Vec<Rect> = self.others_near(true, grown).map(|(_, r)| r).collect();
+        let enemy: Vec<Rect> =
+            self.others_near(true, padded(swept_box, reach)).map(|(_, r)| r).collect();
         for s in &stands {
             let sweep = swept(s, d);
-            let (lo, hi) = bounds(&sweep);
+            let (lo, hi) = box_around(sweep.iter().copied());
             let near: Vec<&Rect> = enemy
                 .iter()
                 .filter(|r| {
@@ -1196,18 +1186,6 @@ enum Collision {
     Enemy,
     Friend,
     Terrain(&'static str),
-}
-
-fn bounds(poly: &[Point]) -> (Point, Point) {
-    let mut lo = Vec2::new(f64::INFINITY, f64::INFINITY);
-    let mut hi = Vec2::new(f64::NEG_INFINITY, f64::NEG_INFINITY);
-    for p in poly {
-        lo.x = lo.x.min(p.x);
-        lo.y = lo.y.min(p.y);
-        hi.x = hi.x.max(p.x);
-        hi.y = hi.y.max(p.y);
-    }
-    (lo, hi)
 }
 
 /// The assignment of stands to new places that makes the longest move as short as possible

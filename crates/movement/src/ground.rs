@@ -6,7 +6,7 @@
 
 use crate::data::{ObstacleModel, TerrainData};
 use crate::model::Weather;
-use crate::shapes::{convex_overlaps_polygon, polyline_distance};
+use crate::shapes::{EPS, box_around, boxes_apart, convex_overlaps_polygon, polyline_distance};
 use tabletop::geometry::{Point, Rect};
 use tabletop::terrain::{
     AreaKind, CrossingKind, Ground as TerrainGround, LineKind, LinearFeature, Table,
@@ -106,15 +106,6 @@ struct Blocks {
     woods: Vec<(usize, (Point, Point))>,
 }
 
-/// The box around some points: (lowest corner, highest corner).
-fn box_of(points: &[Point]) -> (Point, Point) {
-    crate::shapes::box_around(points.iter().copied())
-}
-
-fn boxes_apart(a: (Point, Point), b: (Point, Point)) -> bool {
-    crate::shapes::boxes_apart(a, b, 1e-9)
-}
-
 fn in_band(p: Point, line: &LinearFeature) -> Option<f64> {
     let (d, s) = polyline_distance(p, &line.path);
     (d <= line.width / 2.0).then_some(s)
@@ -136,14 +127,14 @@ impl<'a> Ground<'a> {
             for (i, l) in self.table.lines.iter().enumerate() {
                 if l.kind == LineKind::River {
                     for piece in river_pieces(l) {
-                        let bx = box_of(&piece);
+                        let bx = box_around(piece.iter().copied());
                         b.rivers.push((i, piece, bx));
                     }
                 }
             }
             for (i, a) in self.table.areas.iter().enumerate() {
                 if a.kind == AreaKind::DenseTrees {
-                    b.woods.push((i, box_of(&a.polygon.points)));
+                    b.woods.push((i, box_around(a.polygon.points.iter().copied())));
                 }
             }
             b
@@ -352,16 +343,16 @@ impl<'a> Ground<'a> {
             }
         }
         let blocks = self.blocks();
-        let mine = box_of(shape);
+        let mine = box_around(shape.iter().copied());
         for (i, piece, bx) in &blocks.rivers {
-            if !boxes_apart(mine, *bx) && crate::shapes::convex_overlap(shape, piece) {
+            if !boxes_apart(mine, *bx, EPS) && crate::shapes::convex_overlap(shape, piece) {
                 return Some(Blocked::River(self.table.lines[*i].name.clone()));
             }
         }
         if who.formed {
             for (i, bx) in &blocks.woods {
                 let a = &self.table.areas[*i];
-                if !boxes_apart(mine, *bx)
+                if !boxes_apart(mine, *bx, EPS)
                     && convex_overlaps_polygon(shape, &a.polygon.points)
                     && !self.road_covers(shape)
                 {

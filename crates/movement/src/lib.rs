@@ -275,9 +275,7 @@ impl Movement {
     pub fn units_in_contact(&self, state: &State) -> Vec<bool> {
         use crate::shapes::{box_around, boxes_apart};
         let tol = self.data.geometry.tolerance.contact + 1e-3;
-        let boxes: Vec<(tabletop::Point, tabletop::Point)> = (state.units.iter())
-            .map(|u| box_around(u.stands.iter().flat_map(|s| s.rect.corners())))
-            .collect();
+        let boxes: Vec<_> = state.units.iter().map(Unit::bounds).collect();
         (state.units.iter())
             .map(|u| {
                 let mine = layout::layout(&u.pose, u.stands.len(), u.stand_size);

@@ -7,7 +7,7 @@
 
 use crate::data::TerrainData;
 use crate::model::Weather;
-use crate::shapes::point_in_polygon;
+use crate::shapes::{box_around, boxes_apart, padded, point_in_polygon};
 use tabletop::geometry::{Point, Vec2, segment_intersection};
 use tabletop::terrain::{AreaKind, LineKind, Table};
 
@@ -98,14 +98,6 @@ struct Index {
     woods: Vec<(usize, (Point, Point))>,
 }
 
-fn box_of(points: impl IntoIterator<Item = Point>, pad: f64) -> (Point, Point) {
-    crate::shapes::padded(crate::shapes::box_around(points), pad)
-}
-
-fn boxes_apart(a: (Point, Point), b: (Point, Point)) -> bool {
-    crate::shapes::boxes_apart(a, b, 0.0)
-}
-
 impl<'a> Router<'a> {
     /// A router over a table.
     pub fn new(table: &'a Table, data: &'a TerrainData, weather: Weather) -> Router<'a> {
@@ -121,14 +113,14 @@ impl<'a> Router<'a> {
                 }
                 let mut run = 0.0;
                 for w in l.path.windows(2) {
-                    let box_ = box_of([w[0], w[1]], l.width / 2.0 + 1e-6);
+                    let box_ = padded(box_around([w[0], w[1]]), l.width / 2.0 + 1e-6);
                     rivers.push(RiverPiece { line: i, from: w[0], to: w[1], run, box_ });
                     run += w[0].distance(w[1]);
                 }
             }
             let woods = (self.table.areas.iter().enumerate())
                 .filter(|(_, a)| a.kind == AreaKind::DenseTrees)
-                .map(|(i, a)| (i, box_of(a.polygon.points.iter().copied(), 1e-6)))
+                .map(|(i, a)| (i, padded(box_around(a.polygon.points.iter().copied()), 1e-6)))
                 .collect();
             Index { rivers, woods }
         })
@@ -150,9 +142,9 @@ impl<'a> Router<'a> {
     /// crosses no river outside a crossing, and (formed) enters no dense trees.
     pub fn leg_open(&self, a: Point, b: Point, who: Traveller) -> bool {
         let index = self.index();
-        let leg = box_of([a, b], 0.0);
+        let leg = box_around([a, b]);
         for piece in &index.rivers {
-            if boxes_apart(leg, piece.box_) {
+            if boxes_apart(leg, piece.box_, 0.0) {
                 continue;
             }
             let l = &self.table.lines[piece.line];
@@ -176,7 +168,7 @@ impl<'a> Router<'a> {
         }
         if who.formed {
             for (i, bx) in &index.woods {
-                if boxes_apart(leg, *bx) {
+                if boxes_apart(leg, *bx, 0.0) {
                     continue;
                 }
                 let pts = &self.table.areas[*i].polygon.points;

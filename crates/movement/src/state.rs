@@ -103,6 +103,11 @@ impl Unit {
         self.stands.iter().map(|s| s.rect).collect()
     }
 
+    /// The box around the stands: (lowest corner, highest corner); empty for no stands.
+    pub fn bounds(&self) -> (Point, Point) {
+        crate::shapes::box_around(self.stands.iter().flat_map(|s| s.rect.corners()))
+    }
+
     /// Re-lays the stands for a pose, keeping armor and EP in order.
     pub fn set_pose(&mut self, pose: Pose) {
         let rects = layout(&pose, self.stands.len(), self.stand_size);
