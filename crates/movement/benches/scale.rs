@@ -38,6 +38,16 @@ fn scaled(k: usize, gap: f64) -> String {
         let x = p[0].as_float().expect("x");
         p.as_array_mut().expect("a point")[0] = toml::Value::Float(x + dx);
     };
+    // Each side's army leader, by side: the copies' own generals command their copies.
+    let leaders: Vec<(String, String)> = base["side"]
+        .as_array()
+        .expect("sides")
+        .iter()
+        .map(|s| {
+            let side = s["side"].as_str().expect("a side").to_string();
+            (side, s["army_leader"].as_str().expect("an army leader").to_string())
+        })
+        .collect();
     for key in ["objective", "area", "line", "unit"] {
         let items = base[key].as_array().expect("a list");
         let mut out = Vec::new();
@@ -49,6 +59,9 @@ fn scaled(k: usize, gap: f64) -> String {
                 if i > 0 {
                     let name = t["name"].as_str().expect("a name").to_string();
                     t["name"] = toml::Value::String(format!("{name} {}", i + 1));
+                    if key == "unit" {
+                        command_in_copy(t, &leaders, i);
+                    }
                 }
                 match key {
                     "objective" | "unit" => shift_point(&mut t["position"], dx),
@@ -66,6 +79,24 @@ fn scaled(k: usize, gap: f64) -> String {
     toml::to_string(&s).expect("it writes")
 }
 
+/// A copied unit answers to its own copy's general: a brigade leader named for the original
+/// is renamed with the copy, and a unit under the army leader alone is put under the copy's
+/// general (one army leader a side is all a scenario may have), so that each copy's units are
+/// in command as the original's are and the copies play the same kind of battle.
+fn command_in_copy(t: &mut toml::Table, leaders: &[(String, String)], i: usize) {
+    let side = t["side"].as_str().expect("a side").to_string();
+    let own =
+        format!("{} {}", leaders.iter().find(|(s, _)| *s == side).expect("a leader").1, i + 1);
+    if t.get("leader").and_then(|l| l.as_bool()) == Some(true) {
+        return;
+    }
+    let leader = match t.get("brigade_leader").and_then(|b| b.as_str()) {
+        Some(b) => format!("{b} {}", i + 1),
+        None => own,
+    };
+    t.insert("brigade_leader".into(), toml::Value::String(leader));
+}
+
 fn host() -> Host<Movement> {
     movement::bot::register(bots::with_standard_bots(Host::new(Movement::new())))
 }
@@ -74,12 +105,12 @@ fn new_game(rules: &dyn HostedRuleSet, k: usize, gap: f64, seed: u64) -> Box<dyn
     rules.new_game(Source::new(format!("ford ×{k}"), scaled(k, gap)), seed).expect("it loads")
 }
 
-#[divan::bench(args = SIZES, sample_count = 3, sample_size = 1)]
+#[divan::bench(args = SIZES, sample_count = 6, sample_size = 1)]
 fn battle(bencher: divan::Bencher, k: usize) {
     play_battles(bencher, k, 0.0);
 }
 
-#[divan::bench(args = SIZES, sample_count = 3, sample_size = 1)]
+#[divan::bench(args = SIZES, sample_count = 6, sample_size = 1)]
 fn battle_apart(bencher: divan::Bencher, k: usize) {
     play_battles(bencher, k, 48.0);
 }

@@ -1087,10 +1087,12 @@ impl<'a> Ctx<'a> {
     }
 
     /// The order in which units are considered: those in melee, the guns, then by distance to
-    /// the enemy, the general last.
-    fn order(&self) -> Vec<UnitId> {
+    /// the enemy, the general last; units `skip` names (already declined this phase) are left
+    /// out before any distance is measured.
+    fn order(&self, skip: impl Fn(UnitId) -> bool) -> Vec<UnitId> {
         let mut v: Vec<(u8, f64, UnitId)> = self
             .friends()
+            .filter(|u| !skip(u.id))
             .map(|u| {
                 let rank = if self.in_contact(u) {
                     0
@@ -1131,10 +1133,8 @@ impl Bot<Movement> for Scripted {
             self.goals = assign_goals(rules, state, side);
         }
         let ctx = Ctx::new(rules, state, side, &self.goals, &self.distances);
-        for id in ctx.order() {
-            if self.declined.contains(&(state.turn, side, id)) {
-                continue;
-            }
+        let order = ctx.order(|id| self.declined.contains(&(state.turn, side, id)));
+        for id in order {
             match ctx.decide(id) {
                 Some(c) => return Ok(c),
                 None => {
