@@ -698,6 +698,7 @@ pub fn timed_at(c: &Command) -> Option<u64> {
         | Command::Done { at_ms }
         | Command::FireAndCharge { at_ms, .. }
         | Command::CallTime { at_ms }
+        | Command::Tick { at_ms }
         | Command::Bell { at_ms } => Some(*at_ms),
         _ => None,
     }
@@ -756,6 +757,7 @@ impl Run<'_> {
                 self.close(*at_ms, false);
                 return;
             }
+            Command::Tick { .. } => {}
             Command::Rearrange { moves } => {
                 self.emit(Event::Submitted {
                     side,
@@ -930,6 +932,19 @@ impl RuleSet for Freemove {
                 return Err(refuse(
                     "FMT-TIME-10",
                     format!("the bell rings at {}", secs(c.length_ms)),
+                ));
+            }
+            return Ok(());
+        }
+        if let Command::Tick { at_ms } = cmd {
+            if actor != Actor::Umpire {
+                return Err(refuse("FMT-R-09", "only the clock ticks"));
+            }
+            let c = st.clock().ok_or_else(|| refuse("FMT-R-09", "not in the timed move"))?;
+            if *at_ms < c.now_ms || *at_ms > c.length_ms {
+                return Err(refuse(
+                    "FMT-R-09",
+                    "a tick comes at a moment of this timed move, not before the last",
                 ));
             }
             return Ok(());

@@ -400,6 +400,12 @@ pub enum Command {
         /// Now.
         at_ms: u64,
     },
+    /// The clock's tick: every step landing by then lands (the umpire's command, sent by the
+    /// server's clock in real time so that each side sees the other's steps as they land).
+    Tick {
+        /// Now.
+        at_ms: u64,
+    },
     /// The bell: the window's time is up (the umpire's command, sent by the server's clock).
     Bell {
         /// Now, at or after the window's end.
