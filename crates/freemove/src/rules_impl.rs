@@ -919,6 +919,19 @@ impl RuleSet for Freemove {
         }
     }
 
+    fn timed_clock(&self, st: &State) -> Option<tabletop::TimedClock> {
+        let c = st.clock()?;
+        let free = |s: Side| {
+            let h = &c.hands[s.index()];
+            (!h.done && h.free_ms < c.length_ms).then_some(h.free_ms.max(c.now_ms))
+        };
+        Some(tabletop::TimedClock {
+            now_ms: c.now_ms,
+            free_ms: [free(Side::Red), free(Side::Blue)],
+            wake_ms: c.hands.iter().filter_map(|h| h.flight.as_ref().map(|f| f.lands_ms)).min(),
+        })
+    }
+
     fn check(&self, st: &State, actor: Actor, cmd: &Command) -> Result<(), Refusal> {
         if st.outcome.is_some() {
             return Err(refuse("FMT-SEQ-01", "the battle is over"));

@@ -289,6 +289,8 @@ pub trait HostedGame: Send {
     fn turn(&self) -> Option<u32>;
     /// Losses and what is left per side ([`RuleSet::summary`]).
     fn summary(&self) -> Summary;
+    /// The timed window's clock ([`RuleSet::timed_clock`]); `None` outside timed windows.
+    fn timed_clock(&self) -> Option<crate::rules::TimedClock>;
     /// The concrete game, for code that knows the rule set (bots): see [`game_of`].
     fn as_any(&self) -> &dyn Any;
 }
@@ -452,6 +454,9 @@ impl<R: RuleSet> HostedGame for Game<R> {
     }
     fn summary(&self) -> Summary {
         self.rules().summary(self.state())
+    }
+    fn timed_clock(&self) -> Option<crate::rules::TimedClock> {
+        self.rules().timed_clock(self.state())
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -24,5 +24,6 @@ pub use dice::{DiceSource, Die, Roll, ScriptedDice, SeededDice};
 pub use game::{Game, Record, ReplayError};
 pub use geometry::{Facing, Point, Rect, Sector, Vec2};
 pub use rules::{
-    Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, SideSummary, Summary, Viewer,
+    Actor, Narrate, Outcome, Pending, Refusal, RuleId, RuleSet, Side, SideSummary, Summary,
+    TimedClock, Viewer,
 };

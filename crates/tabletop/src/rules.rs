@@ -186,6 +186,20 @@ impl Pending {
     }
 }
 
+/// A timed window's clock as a real-time host needs it (see [`RuleSet::timed_clock`]): the
+/// game's time now, when each side's hands are next free, and the next moment something
+/// lands by itself, all in milliseconds of game time since the window opened.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimedClock {
+    /// The latest game time a command has carried.
+    pub now_ms: u64,
+    /// When red's and blue's hands are free for their next command; `None` for a side that
+    /// has finished (or cannot act again in this window).
+    pub free_ms: [Option<u64>; 2],
+    /// The next moment something under way lands (a step in flight), if anything is.
+    pub wake_ms: Option<u64>,
+}
+
 /// How a battle ended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Outcome {
@@ -326,6 +340,14 @@ pub trait RuleSet: Send + Sync + 'static {
     /// summary); rule sets fill in what their rules count.
     fn summary(&self, _state: &Self::State) -> Summary {
         Summary::default()
+    }
+
+    /// While [`RuleSet::pending`] is [`Pending::Timed`], the window's clock: the game time
+    /// now, each side's free time and the next landing, for a host that plays the window in
+    /// real time (the server stamps commands and wakes at these moments). `None` (the provided
+    /// method) outside timed windows and for rule sets without them.
+    fn timed_clock(&self, _state: &Self::State) -> Option<TimedClock> {
+        None
     }
 
     /// A heuristic value of an unfinished `state` for `side`, between 0 (lost) and 1 (won),
