@@ -162,6 +162,21 @@ impl Run<'_> {
                 .collect(),
             None => plan.clone(),
         };
+        if first.is_some() {
+            // Stopped by an enemy: it may not stop on a friend either.
+            let mut except: Vec<StandId> =
+                self.st.stands.iter().filter(|o| o.side != side).map(|o| o.id).collect();
+            except.extend(&movers);
+            for (id, end) in &ends {
+                if let Some(o) = self.rules.overlapping(self.st, end, &except) {
+                    let why = format!(
+                        "{} would stop on {}",
+                        self.st.stands[*id].name, self.st.stands[o].name
+                    );
+                    return self.void(side, at, why, "FMT-R-07");
+                }
+            }
+        }
         if first.is_none() {
             for (id, end) in &ends {
                 if let Some(o) = self.rules.overlapping(self.st, end, &movers) {

@@ -375,7 +375,18 @@ impl Freemove {
             self.check_grid_step(s, &end, g)?;
         }
         self.measure(st, s, &s.rect, &end, Gait::Single)?;
-        if let Some(o) = self.overlapping(st, &end, &[id]) {
+        // A step into an enemy is a charge: it stops where it touches (FMT-R-07), so only
+        // friends may not stand where it would end.
+        let charge = self
+            .first_touch(st, side, &s.rect, to - s.rect.centre, &[])
+            .is_some_and(|(t, _)| t < 1.0);
+        let except: Vec<StandId> = st
+            .stands
+            .iter()
+            .filter(|o| o.id == id || (charge && o.side != side))
+            .map(|o| o.id)
+            .collect();
+        if let Some(o) = self.overlapping(st, &end, &except) {
             return Err(refuse(
                 "FMT-R-07",
                 format!("{} would end on {}", s.name, st.stands[o].name),
@@ -1068,6 +1079,15 @@ impl RuleSet for Freemove {
 
     fn controls(&self, st: &State, side: Side) -> Controls {
         crate::view::controls(self, st, side)
+    }
+
+    fn measure(
+        &self,
+        st: &State,
+        side: Side,
+        req: &tabletop::controls::MeasureRequest,
+    ) -> Option<tabletop::controls::Measurement> {
+        crate::view::measure(self, st, side, req)
     }
 
     fn roster(&self, st: &State, viewer: Viewer) -> Vec<RosterRow> {

@@ -319,3 +319,81 @@ pub fn controls(rules: &Freemove, st: &State, side: Side) -> Controls {
     }
     c
 }
+
+/// A dragged step measured: its length and cost over the ground against the allowance, and the
+/// step command that dropping there sends (stamped with the moment the side's hands are free),
+/// or the rule that forbids it.
+pub fn measure(
+    rules: &Freemove,
+    st: &State,
+    side: Side,
+    req: &tabletop::controls::MeasureRequest,
+) -> Option<tabletop::controls::Measurement> {
+    use tabletop::RuleSet;
+    use tabletop::controls::Measurement;
+    let id: usize = req.unit.parse().ok()?;
+    let s = st.live(id)?;
+    if s.side != side {
+        return None;
+    }
+    let facing = req.facing.unwrap_or(s.rect.facing);
+    let end = rules.footprint(req.to, facing);
+    let length = s.rect.centre.distance(req.to);
+    let road = rules.on_road(&st.table, s.rect.centre, req.to);
+    let (allowance, basis) = rules.allowance(st, s, crate::geom::Gait::Single, road);
+    let mut m = Measurement {
+        unit: req.unit.clone(),
+        path: vec![s.rect.centre, req.to],
+        length,
+        cost: length,
+        allowance,
+        within: length.min(allowance),
+        notes: vec![format!("{}\" a step: {basis} [FMT-TIME-07]", fmt_in(allowance))],
+        action: None,
+        rule: None,
+        reason: None,
+    };
+    match rules.measure(st, s, &s.rect, &end, crate::geom::Gait::Single) {
+        Ok(x) => {
+            m.cost = x.cost;
+            m.within = if x.cost <= 0.0 { length } else { length * (allowance / x.cost).min(1.0) };
+            for i in &x.items {
+                m.notes.push(format!(
+                    "{}\" {} ×{} [{}]",
+                    fmt_in(i.inches),
+                    i.what,
+                    fmt_in(i.factor),
+                    i.rule
+                ));
+            }
+        }
+        Err(r) => {
+            m.rule = Some(r.rule.to_string());
+            m.reason = Some(r.reason);
+        }
+    }
+    if m.rule.is_none() {
+        let at = rules.free_at(st, side).unwrap_or(0);
+        let command = crate::state::Command::Step {
+            at_ms: at,
+            stand: id,
+            to: req.to,
+            facing: Some(bearing(facing)),
+        };
+        match rules.check(st, tabletop::Actor::Side(side), &command) {
+            Ok(()) => {
+                let json = serde_json::to_value(&command).ok()?;
+                m.action = Some(Action::send(
+                    format!("Step {} {}\"", s.name, fmt_in(length)),
+                    &["FMT-TIME-07"],
+                    json,
+                ));
+            }
+            Err(r) => {
+                m.rule = Some(r.rule.to_string());
+                m.reason = Some(r.reason);
+            }
+        }
+    }
+    Some(m)
+}
