@@ -250,10 +250,9 @@ impl Freemove {
             ));
         };
         if self.engaged(st, s) {
-            return Err(refuse(
-                "FMT-R-35",
-                format!("{} is in melee contact and cannot shoot", s.name),
-            ));
+            // A stand that charged into contact is too busy charging to shoot (FMT-FIRE-10).
+            let rule = if s.charged { "FMT-FIRE-10" } else { "FMT-R-35" };
+            return Err(refuse(rule, format!("{} is in melee contact and cannot shoot", s.name)));
         }
         if matches!(s.morale, Morale::Broken { .. }) {
             return Err(refuse("FMT-FIRE-12", format!("{} is shaken and cannot shoot", s.name)));
@@ -1181,6 +1180,7 @@ impl Run<'_> {
                         winner.other()
                     ),
                     rule: RuleId::new("FMT-R-27"),
+                    released: members.clone(),
                 });
                 let stands: Vec<StandId> =
                     members.iter().copied().filter(|i| self.st.stands[*i].side == winner).collect();
@@ -1261,6 +1261,14 @@ impl Run<'_> {
         if [&r, &b].iter().any(|s| s.halves > s.points * 2) {
             rules.push(RuleId::new("FMT-MELEE-21"));
         }
+        let why =
+            |needle: &str| [&r, &b].iter().any(|s| s.stands.iter().any(|x| x.3.contains(needle)));
+        if why("on a hill") {
+            rules.push(RuleId::new("FMT-MELEE-20"));
+        }
+        if why("in square") {
+            rules.extend([RuleId::new("FMT-SQ-02"), RuleId::new("FMT-SQ-03")]);
+        }
         if g.support.iter().any(|(a, _)| red.iter().chain(&blue).any(|(i, _)| i == a)) {
             rules.push(RuleId::new("FMT-R-15"));
         }
@@ -1322,13 +1330,15 @@ impl Run<'_> {
                 melee: Melee { id, members: left, winner, round_two: self.st.game_move + 1 },
             });
         } else {
-            if prior.is_some() {
-                self.emit(Event::Ended {
-                    melee: id,
-                    why: format!("{winner} has won it",),
-                    rule: RuleId::new("FMT-MELEE-13"),
-                });
-            }
+            let released: Vec<StandId> =
+                members.iter().copied().filter(|i| self.st.stands[*i].on_table).collect();
+            let rule = if round == Round::Second { "FMT-MELEE-13" } else { "FMT-MELEE-19" };
+            self.emit(Event::Ended {
+                melee: id,
+                why: format!("{winner} has won it"),
+                rule: RuleId::new(rule),
+                released,
+            });
         }
         Some((winner, winners))
     }
@@ -1471,6 +1481,7 @@ impl Run<'_> {
                         "pulled out: the other side gets no bonus move and re-forms where it stands"
                             .into(),
                     rule: RuleId::new("FMT-MELEE-25"),
+                    released: m.members.clone(),
                 });
                 continue;
             }
@@ -1487,7 +1498,7 @@ impl Run<'_> {
                 .copied()
                 .filter(|i| self.st.stands[*i].side != m.winner && self.st.stands[*i].on_table)
                 .collect();
-            for w in winners {
+            for w in winners.clone() {
                 let s = self.st.stands[w].clone();
                 if !self.rules.enemies_touching(self.st, w).is_empty() || losers.is_empty() {
                     continue;
@@ -1504,6 +1515,11 @@ impl Run<'_> {
                     && losers.contains(&e)
                 {
                     let to = s.rect.translated(d * t);
+                    // The stand two deep behind it comes up with it and stays two deep.
+                    let backer = winners
+                        .iter()
+                        .copied()
+                        .find(|b| *b != w && self.rules.backs(&self.st.stands[*b].rect, &s.rect));
                     if self.rules.overlapping(self.st, &to, &[w]).is_none() {
                         self.emit(Event::Closed {
                             stand: w,
@@ -1511,6 +1527,18 @@ impl Run<'_> {
                             from: s.rect,
                             to,
                         });
+                        if let Some(b) = backer {
+                            let sb = self.st.stands[b].clone();
+                            let tb = sb.rect.translated(d * t);
+                            if self.rules.overlapping(self.st, &tb, &[b]).is_none() {
+                                self.emit(Event::Closed {
+                                    stand: b,
+                                    who: sb.name.clone(),
+                                    from: sb.rect,
+                                    to: tb,
+                                });
+                            }
+                        }
                     }
                 }
             }

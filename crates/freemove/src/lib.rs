@@ -24,6 +24,7 @@ pub mod narrate;
 pub mod rules_impl;
 pub mod scenario;
 pub mod state;
+pub mod umpire;
 pub mod view;
 
 pub use data::Data;

@@ -203,11 +203,14 @@ impl Freemove {
                 st.next_id = st.next_id.max(melee.id + 1);
                 st.melees.push(melee.clone());
             }
-            Event::Ended { melee, .. } => {
+            Event::Ended { melee, released, .. } => {
                 if let Some(m) = st.melees.iter().find(|m| m.id == *melee).cloned() {
                     for i in m.members {
                         st.stands[i].frozen = false;
                     }
+                }
+                for i in released {
+                    st.stands[*i].frozen = false;
                 }
                 st.melees.retain(|m| m.id != *melee);
             }

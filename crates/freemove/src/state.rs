@@ -773,6 +773,9 @@ pub enum Event {
         why: String,
         /// Rule.
         rule: RuleId,
+        /// Its stands still on the table, no longer frozen.
+        #[serde(default)]
+        released: Vec<StandId>,
     },
     /// A stand falls back (FMT-MOR-03, FMT-MELEE-07, FMT-MELEE-23, FMT-MOR-07).
     Retreated {
