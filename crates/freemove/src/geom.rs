@@ -173,12 +173,26 @@ impl Freemove {
         to: &Rect,
         gait: Gait,
     ) -> Result<Measured, Refusal> {
+        self.measure_way(st, s, from, to, gait, true)
+    }
+
+    /// As [`Freemove::measure`]; with `end` false the footprint at the end is not judged (a
+    /// charge stops where it touches, before it).
+    pub fn measure_way(
+        &self,
+        st: &State,
+        s: &Stand,
+        from: &Rect,
+        to: &Rect,
+        gait: Gait,
+        end: bool,
+    ) -> Result<Measured, Refusal> {
         let table = &st.table;
         let (a, b) = (from.centre, to.centre);
         if !(b.is_finite() && to.facing.vector().is_finite()) {
             return Err(refuse("FMT-TIME-07", "the step must go to a finite point"));
         }
-        if !table.contains_rect(to) {
+        if end && !table.contains_rect(to) {
             return Err(refuse("FMT-TIME-07", "the step would leave the table"));
         }
         let t = self.troop(s);
@@ -198,7 +212,8 @@ impl Freemove {
             if broken(area.kind) {
                 broken_len += area.polygon.length_inside(a, b);
             }
-            if area.kind == AreaKind::Village
+            if end
+                && area.kind == AreaKind::Village
                 && area.polygon.contains(b)
                 && (t.mounted || gait == Gait::Square)
             {
@@ -244,7 +259,9 @@ impl Freemove {
                     for c in 0..l.crossings.len() {
                         dry -= l.crossing_intervals(c, a, b).iter().map(|x| x.1 - x.0).sum::<f64>();
                     }
-                    if dry * length > 0.01 || table.rect_overlaps_band_outside_crossings(to, j) {
+                    if dry * length > 0.01
+                        || (end && table.rect_overlaps_band_outside_crossings(to, j))
+                    {
                         return Err(refuse(
                             "FMT-TIME-09",
                             format!(
@@ -279,7 +296,7 @@ impl Freemove {
         let cost: f64 = items.iter().map(|i| i.inches * i.factor).sum();
         if cost > allowance + SLACK {
             return Err(refuse(
-                "FMT-TIME-07",
+                if gait == Gait::Square { "FMT-SQ-05" } else { "FMT-TIME-07" },
                 format!(
                     "the step costs {}\" of a {}\" move: a longer way is a chain of steps",
                     fmt_in(cost),

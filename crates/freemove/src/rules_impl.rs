@@ -377,16 +377,23 @@ impl Freemove {
         if let Some(g) = st.grid {
             self.check_grid_step(s, &end, g)?;
         }
-        self.measure(st, s, &s.rect, &end, Gait::Single)?;
         // A step into an enemy is a charge: it stops where it touches (FMT-R-07), so only
-        // friends may not stand where it would end.
-        let charge = self
+        // friends may not stand where it would end, and the ground is judged where it stops.
+        let touch = self
             .first_touch(st, side, &s.rect, to - s.rect.centre, &[])
-            .is_some_and(|(t, _)| t < 1.0);
+            .filter(|(t, _)| *t < 1.0);
+        let stop = match touch {
+            Some((t, _)) => s.rect.translated((to - s.rect.centre) * t),
+            None => end,
+        };
+        self.measure_way(st, s, &s.rect, &end, Gait::Single, touch.is_none())?;
+        if touch.is_some() {
+            self.measure(st, s, &s.rect, &stop, Gait::Single)?;
+        }
         let except: Vec<StandId> = st
             .stands
             .iter()
-            .filter(|o| o.id == id || (charge && o.side != side))
+            .filter(|o| o.id == id || (touch.is_some() && o.side != side))
             .map(|o| o.id)
             .collect();
         if let Some(o) = self.overlapping(st, &end, &except) {
@@ -395,7 +402,7 @@ impl Freemove {
                 format!("{} would end on {}", s.name, st.stands[o].name),
             ));
         }
-        if let Some(h) = self.house_at(&st.table, to)
+        if let Some(h) = self.house_at(&st.table, stop.centre)
             && self.in_house(st, h, &[id]) >= self.data.rules.terrain.house_stands
         {
             return Err(refuse("FMT-R-37", "the house is full"));
