@@ -975,7 +975,13 @@ impl Run<'_> {
             to = start.translated(d * t);
         }
         if self.rules.overlapping(self.st, &to, &[id]).is_some() {
-            to = start;
+            // Hemmed in so that even turning about where it stands would put it on a
+            // neighbour: it stays as it stood.
+            to = if self.rules.overlapping(self.st, &start, &[id]).is_some() {
+                s.rect
+            } else {
+                start
+            };
         }
         self.emit(Event::Retreated {
             stand: id,
@@ -1014,7 +1020,7 @@ impl Run<'_> {
         let mut pre: Vec<(StandId, u32, &'static str, &'static str)> = Vec::new();
         for (g, round, _) in &plans {
             if matches!(round, Round::First | Round::Single) {
-                pre.extend(self.pre_melee(g));
+                pre.extend(self.pre_melee(g, fc));
             }
         }
         for (id, n, cause, rule) in pre {
@@ -1060,7 +1066,11 @@ impl Run<'_> {
 
     /// Shock and the close-range kills of a first round (FMT-SHOCK-01..05, FMT-FIRE-09..12,
     /// FMT-R-20, FMT-R-21).
-    fn pre_melee(&mut self, g: &Group) -> Vec<(StandId, u32, &'static str, &'static str)> {
+    fn pre_melee(
+        &mut self,
+        g: &Group,
+        fc: &[StandId],
+    ) -> Vec<(StandId, u32, &'static str, &'static str)> {
         let mut out = Vec::new();
         for side in Side::BOTH {
             let hc: Vec<&Stand> = g
@@ -1117,7 +1127,17 @@ impl Run<'_> {
                     continue;
                 }
             }
-            out.push((att, 1, "close-range volley of the missile men it attacked", "FMT-FIRE-09"));
+            if fc.contains(&att) {
+                // The target of a Fire and Charge shoots back (FMT-FC-05, FMT-R-23).
+                out.push((att, 1, "the return volley of the missile men it charged", "FMT-FC-05"));
+            } else {
+                out.push((
+                    att,
+                    1,
+                    "close-range volley of the missile men it attacked",
+                    "FMT-FIRE-09",
+                ));
+            }
         }
         out
     }

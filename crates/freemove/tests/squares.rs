@@ -21,7 +21,11 @@ fn block(blue: &str, extra: &str) -> T {
 }
 
 fn form(t: &mut T, stands: Vec<usize>, keep: Vec<u32>, faces: &[u8]) {
-    t.side(Side::Red, Command::Ready(ReadyOrders { form: vec![stands], keep, fire_and_charge: vec![] }), &[]);
+    t.side(
+        Side::Red,
+        Command::Ready(ReadyOrders { form: vec![stands], keep, fire_and_charge: vec![] }),
+        &[],
+    );
     t.side(Side::Blue, Command::Ready(ReadyOrders::default()), faces);
 }
 
@@ -36,7 +40,8 @@ fn infantry_form_squares_facing_out_fmt_sq_01() {
     t.assert_logged(&["[FMT-SQ-01]", "red forms square"]);
     let q = &t.st.squares[0];
     assert_eq!(q.stands.len(), 4);
-    let facings: Vec<f64> = q.stands.iter().map(|i| freemove::geom::bearing(t.st.stands[*i].rect.facing)).collect();
+    let facings: Vec<f64> =
+        q.stands.iter().map(|i| freemove::geom::bearing(t.st.stands[*i].rect.facing)).collect();
     assert_eq!(facings, vec![0.0, 90.0, 180.0, 270.0]);
 }
 
@@ -54,7 +59,10 @@ fn a_square_moves_half_an_infantry_move_and_not_up_hills_fmt_sq_05_07() {
     let c = Command::MoveSquare { at_ms: at, square: q, by: Point::new(0.0, 2.0) };
     assert_eq!(t.refused(Side::Red, c).rule.as_str(), "FMT-SQ-07");
     // A stand of the square does not step alone.
-    assert_eq!(t.refused(Side::Red, t.step_cmd(Side::Red, 0, 21.0, 8.0, None)).rule.as_str(), "FMT-SQ-05");
+    assert_eq!(
+        t.refused(Side::Red, t.step_cmd(Side::Red, 0, 21.0, 8.0, None)).rule.as_str(),
+        "FMT-SQ-05"
+    );
     let before: Vec<Point> = (0..4).map(|i| t.st.stands[i].rect.centre).collect();
     t.side(Side::Red, Command::MoveSquare { at_ms: at, square: q, by: Point::new(-2.0, 0.0) }, &[]);
     t.done(Side::Blue, &[]);
@@ -67,7 +75,8 @@ fn a_square_moves_half_an_infantry_move_and_not_up_hills_fmt_sq_05_07() {
 }
 
 #[test]
-fn a_square_fights_whole_at_half_as_much_again_in_one_round_and_takes_no_shock_fmt_sq_02_03_04_09_shock_05() {
+fn a_square_fights_whole_at_half_as_much_again_in_one_round_and_takes_no_shock_fmt_sq_02_03_04_09_shock_05()
+ {
     let mut t = block("heavy_cavalry", "");
     form(&mut t, vec![0, 1, 2, 3], vec![], &[6, 1]);
     // The horse charges the square's north face.
@@ -81,7 +90,14 @@ fn a_square_fights_whole_at_half_as_much_again_in_one_round_and_takes_no_shock_f
     t.done(Side::Blue, &[]);
     t.pass(&[2, 6]);
     assert!(!t.logged(&["shock"]), "{}", t.log().join("\n"));
-    t.assert_logged(&["[FMT-SQ-02]", "[FMT-SQ-03]", "a single round", "in square", "32 points counted, value 48", "red wins"]);
+    t.assert_logged(&[
+        "[FMT-SQ-02]",
+        "[FMT-SQ-03]",
+        "a single round",
+        "in square",
+        "32 points counted, value 48",
+        "red wins",
+    ]);
     // FMT-SQ-04: cavalry may attack a square.
     assert!(t.st.melees.is_empty(), "settled in one round");
 }
@@ -141,11 +157,23 @@ fn a_melee_across_a_wall_or_for_a_house_is_settled_at_once_two_deep_fmt_melee_18
     t.done(Side::Red, &[]);
     // Red behind the wall: ×1.5 and two deep (8 × 1.5 + 8 × 1.5 = 24); red 2, blue 5.
     t.done(Side::Blue, &[2, 5]);
-    t.assert_logged(&["[FMT-MELEE-18]", "[FMT-MELEE-19]", "[FMT-MELEE-21]", "a single round", "behind a wall", "16 points counted, value 24", "red wins"]);
+    t.assert_logged(&[
+        "[FMT-MELEE-18]",
+        "[FMT-MELEE-19]",
+        "[FMT-MELEE-21]",
+        "a single round",
+        "behind a wall",
+        "16 points counted, value 24",
+        "red wins",
+    ]);
     assert!(t.st.melees.is_empty());
     // A house: the same.
     let house = "[[area]]\nname = \"Farm\"\nkind = \"village\"\npoints = [[18.5, 8.8], [21.5, 8.8], [21.5, 11.2], [18.5, 11.2]]\n";
-    let body = format!("{}{}{house}", stand("red", "light_infantry", 20.0, 10.0, 0.0), stand("blue", "heavy_infantry", 20.0, 13.0, 180.0));
+    let body = format!(
+        "{}{}{house}",
+        stand("red", "light_infantry", 20.0, 10.0, 0.0),
+        stand("blue", "heavy_infantry", 20.0, 13.0, 180.0)
+    );
     let mut t = T::new(&scenario("", &body));
     t.ready(&[6, 1]);
     t.step(Side::Blue, 1, 20.0, 11.0, None);
