@@ -85,7 +85,7 @@ impl Umpire {
         };
         check_actor(rules, step, &mut bad);
         check_events(rules, step, &mut bad);
-        check_state(rules, step.after, &mut bad);
+        check_state(rules, step.before, step.after, &mut bad);
         out
     }
 }
@@ -436,7 +436,7 @@ fn check_melee(
 }
 
 /// The state after a command: rosters and overlaps.
-fn check_state(rules: &Freemove, st: &State, bad: &mut impl FnMut(String)) {
+fn check_state(rules: &Freemove, before: &State, st: &State, bad: &mut impl FnMut(String)) {
     for s in &st.stands {
         let start = rules.troop(s).points;
         let hist: u32 = s.history.iter().map(|h| h.1).sum();
@@ -457,7 +457,10 @@ fn check_state(rules: &Freemove, st: &State, bad: &mut impl FnMut(String)) {
     for (i, a) in live.iter().enumerate() {
         let ra = shrunk(a.rect);
         for b in &live[i + 1..] {
-            if a.rect.centre.distance(b.rect.centre) < 3.0 && ra.overlaps(&shrunk(b.rect)) {
+            let was = before.stands.get(a.id).zip(before.stands.get(b.id)).is_some_and(|(x, y)| {
+                x.on_table && y.on_table && shrunk(x.rect).overlaps(&shrunk(y.rect))
+            });
+            if !was && a.rect.centre.distance(b.rect.centre) < 3.0 && ra.overlaps(&shrunk(b.rect)) {
                 bad(format!("{} and {} overlap", a.name, b.name));
             }
         }
