@@ -183,6 +183,7 @@ fn fire_at_troops_in_cover_rolls_for_every_volley_fmt_def_01_02_03_04() {
 
 #[test]
 fn only_bows_shoot_from_or_at_a_house_fmt_def_05_06() {
+    // FMT-DEF-05, FMT-DEF-06: only bowmen shoot at or from a house; javelins have no effect there.
     let house = "[[area]]\nname = \"Mill\"\nkind = \"village\"\npoints = [[18.5, 14.5], [21.5, 14.5], [21.5, 17.5], [18.5, 17.5]]\n";
     let body = format!(
         "{}{}{}{house}",
@@ -242,7 +243,7 @@ fn missile_men_attacked_kill_a_point_of_the_attacker_first_fmt_fire_09_10() {
 
 #[test]
 fn the_close_range_kill_may_need_a_die_fmt_fire_11() {
-    // The variant: a 1 means no volley; then the melee dice.
+    // FMT-FIRE-11, the variant: a 1 means no volley; then the melee dice.
     let t = charged("close_range_die = true", "archers", &[1, 6, 1]);
     assert!(!t.logged(&["close-range volley"]));
     let t = charged("close_range_die = true", "archers", &[4, 6, 1]);

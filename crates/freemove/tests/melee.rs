@@ -35,6 +35,7 @@ const C: usize = 5;
 
 #[test]
 fn a_two_round_melee_front_ranks_then_two_deep_with_reinforcements_fmt_melee_01_to_13() {
+    // FMT-MELEE-01, FMT-MELEE-02: contact made in move 1 is fought at its end and again at the end of move 2; FMT-MELEE-06, FMT-MOR-02: the winner loses half the loser's loss, the loser falls back; FMT-MELEE-12: no shock or volleys in round 2; FMT-MELEE-17: a bonus melee won earns another bonus move.
     let mut t = two_lines();
     t.ready(&[6, 1]);
     // Round 1 at the first bell: the front ranks only, A against B, 8 points each (FMT-MELEE-
@@ -148,6 +149,7 @@ fn a_side_may_pull_out_after_round_1_at_a_price_fmt_melee_22_to_25_mor_10() {
 
 #[test]
 fn heavy_cavalry_shock_kills_before_the_dice_but_not_up_a_hill_fmt_shock_01_to_04_06_seq_02() {
+    // FMT-SHOCK-03: the shock kill comes off the defender before the dice.
     for hill in [false, true] {
         let terrain = if hill {
             "[[area]]\nname = \"Rise\"\nkind = \"hill\"\npoints = [[15.0, 13.0], [25.0, 13.0], [25.0, 20.0], [15.0, 20.0]]\n"
@@ -261,6 +263,7 @@ fn a_defeated_stand_stands_still_then_rolls_to_recover_fmt_mor_04_06_07_08_09_r_
 
 #[test]
 fn a_game_move_runs_timed_move_tidy_up_fire_melee_in_that_order_fmt_seq_01() {
+    // FMT-SEQ-01: in every game move, the bell, then the tidying up, fire and melee.
     let mut t = T::ready_scenario("legion_and_host.toml");
     let mut rng = tabletop::dice::SeededDice::new(3);
     let mut dice = tabletop::dice::SeededDice::new(5);
