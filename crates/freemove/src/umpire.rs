@@ -320,12 +320,116 @@ fn check_events(rules: &Freemove, step: &Step, bad: &mut impl FnMut(String)) {
             Event::Fought { red, blue, winner, losses, .. } => {
                 check_melee(rules, &cur, red, blue, *winner, *losses, &events[k + 1..], bad);
             }
+            Event::Shot { shooter, target, row, roll, hit, .. } => {
+                check_shot(rules, &cur, *shooter, *target, row, roll.as_ref(), *hit, bad);
+            }
+            Event::BowmenMorale { red, blue, loser } => {
+                let mut products = [0u32; 2];
+                for (k, (ids, points, rolls)) in [red, blue].into_iter().enumerate() {
+                    let sum: u32 = ids.iter().map(|i| rules.points(&cur.stands[*i])).sum();
+                    if sum != *points {
+                        bad(format!(
+                            "bowmen's morale counts {points} points; the stands have {sum}"
+                        ));
+                    }
+                    products[k] = rolls.last().map_or(0, |r| r.value as u32) * points;
+                }
+                let (l, w) = if *loser == Side::Red {
+                    (products[0], products[1])
+                } else {
+                    (products[1], products[0])
+                };
+                if l >= w {
+                    bad(format!("{loser}'s bowmen lost their morale test with {l} against {w}"));
+                }
+            }
+            Event::Charged { stand, .. } => {
+                let s = &cur.stands[*stand];
+                if !s.fire_and_charge || !rules.troop(s).fire_and_charge {
+                    bad(format!("{} charged home without a Fire and Charge call", s.name));
+                }
+                if matches!(s.morale, Morale::Broken { .. }) {
+                    bad(format!("{} charged home while shaken", s.name));
+                }
+            }
             _ => {}
         }
         rules.apply_event(&mut cur, e);
+        match e {
+            Event::Contact { mover, met, .. } => {
+                let (a, b) = (&cur.stands[*mover], &cur.stands[*met]);
+                if a.side == b.side || a.rect.distance(&b.rect) > rules.eps() + 1e-4 {
+                    bad(format!("{} and {} are said to touch but do not", a.name, b.name));
+                }
+            }
+            Event::Charged { stand, target, .. } => {
+                let (a, b) = (&cur.stands[*stand], &cur.stands[*target]);
+                if a.rect.distance(&b.rect) > rules.eps() + 1e-4 {
+                    bad(format!("{} charged home on {} but does not touch it", a.name, b.name));
+                }
+            }
+            _ => {}
+        }
     }
     if tabletop::game::state_hash(&cur) != tabletop::game::state_hash(step.after) {
         bad("the events do not lead from the state before to the state after".into());
+    }
+}
+
+/// A volley: a stand that may shoot, in range of its front edge, and the hit as the killing
+/// table's row says (FMT-FIRE-02..08, FMT-DEF-01..04).
+#[allow(clippy::too_many_arguments)]
+fn check_shot(
+    rules: &Freemove,
+    cur: &State,
+    shooter: usize,
+    target: usize,
+    row: &str,
+    roll: Option<&tabletop::dice::Roll>,
+    hit: bool,
+    bad: &mut impl FnMut(String),
+) {
+    let (a, b) = (&cur.stands[shooter], &cur.stands[target]);
+    if !a.on_table || !b.on_table || a.side == b.side {
+        bad(format!("{} shot at {}: not two enemy stands on the table", a.name, b.name));
+    }
+    if matches!(a.morale, Morale::Broken { .. }) {
+        bad(format!("{} shot while shaken", a.name));
+    }
+    let Some((_, range)) = rules.missile(a) else {
+        return bad(format!("{} shot with no missiles", a.name));
+    };
+    let edge = Rect::from_front_centre(a.rect.front_centre(), a.rect.facing, a.rect.width, 1e-6);
+    let d = edge.distance(&b.rect);
+    if d > range + 1e-4 {
+        bad(format!("{} shot {} at {d:.2}\", beyond its {range}\" range", a.name, b.name));
+    }
+    let k = &rules.data.killing;
+    let light = rules.troop(b).class == crate::data::Class::Light;
+    let kill = if row.contains("defensive") {
+        if light { &k.light_cover } else { &k.heavy_cover }
+    } else if row.contains("flank") {
+        if light { &k.light_flank } else { &k.heavy_flank }
+    } else if light {
+        &k.light_front
+    } else {
+        &k.heavy_front
+    };
+    match (kill.faces(), roll) {
+        (None, None) => {
+            if !hit {
+                bad(format!("{}'s sure kill on {} missed", a.name, b.name));
+            }
+        }
+        (Some(faces), Some(r)) => {
+            if hit != faces.contains(&r.value) {
+                bad(format!(
+                    "{}'s volley at {}: {} gives hit {hit} ({row})",
+                    a.name, b.name, r.value
+                ));
+            }
+        }
+        _ => bad(format!("{}'s volley at {} ({row}) and its die do not match", a.name, b.name)),
     }
 }
 
@@ -451,6 +555,18 @@ fn check_state(rules: &Freemove, before: &State, st: &State, bad: &mut impl FnMu
         }
         if s.on_table && rules.points(s) == 0 {
             bad(format!("{} is on the table with no points", s.name));
+        }
+    }
+    for q in &st.squares {
+        let n = q.stands.len();
+        if !(rules.data.rules.square.minimum_stands..=5).contains(&n) {
+            bad(format!("square {} has {n} stands", q.id));
+        }
+        for i in &q.stands {
+            let s = &st.stands[*i];
+            if !s.on_table || s.side != q.side || !rules.infantry(s) || s.square != Some(q.id) {
+                bad(format!("{} is in square {} but may not be", s.name, q.id));
+            }
         }
     }
     let live: Vec<_> = st.stands.iter().filter(|s| s.on_table).collect();
