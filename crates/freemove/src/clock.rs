@@ -63,13 +63,37 @@ impl Run<'_> {
             RuleId::new("FMT-TIME-05"),
             RuleId::new("FMT-R-06"),
         ];
-        if length_ms < self.st.primary_ms {
-            rules.push(RuleId::new("FMT-TIME-03"));
-            if length_ms < self.st.primary_ms / 2 {
-                rules.push(RuleId::new("FMT-TIME-04"));
-            }
-        }
+        // The stage of the window is judged from the losses every time (FMT-TIME-03, 04).
+        rules.push(RuleId::new("FMT-TIME-03"));
+        rules.push(RuleId::new("FMT-TIME-04"));
         self.emit(Event::WindowOpened { length_ms, basis, tie, rolls, rules });
+        let still: Vec<String> = self
+            .st
+            .stands
+            .iter()
+            .filter(|s| {
+                s.on_table && (s.frozen || matches!(s.morale, crate::state::Morale::Broken { .. }))
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        if !still.is_empty() {
+            let shaken = self
+                .st
+                .stands
+                .iter()
+                .any(|s| s.on_table && matches!(s.morale, crate::state::Morale::Broken { .. }));
+            let mut rules = vec![RuleId::new("FMT-TIME-18")];
+            if shaken {
+                rules.push(RuleId::new("FMT-MOR-04"));
+            }
+            self.emit(Event::Noted {
+                text: format!(
+                    "frozen in melee or shaken, these may not move in this timed move: {}",
+                    still.join(", ")
+                ),
+                rules,
+            });
+        }
     }
 
     /// Lands, in time order, every step under way that lands at or before `t`.
@@ -213,7 +237,10 @@ impl Run<'_> {
             };
             let mut rules = m.rules.clone();
             if gait == Gait::Square {
-                rules.push(RuleId::new("FMT-SQ-05"));
+                rules.push(RuleId::new("FMT-SQ-07"));
+            }
+            if self.st.grid.is_some() {
+                rules.push(RuleId::new("FMT-TIME-19"));
             }
             let who = s.name.clone();
             let from = s.rect;

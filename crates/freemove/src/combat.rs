@@ -373,9 +373,17 @@ impl Freemove {
             (shooter.rect.front_centre() - f).dot(target.rect.facing.vector()) < 0.0
         };
         let fc = shooter.fire_and_charge && self.weapon(shooter) == WeaponKind::None;
-        let mut rules = vec![RuleId::new("FMT-FIRE-04")];
+        let mut rules = vec![
+            RuleId::new("FMT-FIRE-01"),
+            RuleId::new("FMT-FIRE-02"),
+            RuleId::new("FMT-FIRE-04"),
+        ];
         if self.weapon(shooter) == WeaponKind::Bow {
             rules.push(RuleId::new("FMT-FIRE-08"));
+            let in_house = |s: &Stand| self.house_at(&st.table, s.rect.centre).is_some();
+            if in_house(shooter) || in_house(target) {
+                rules.push(RuleId::new("FMT-DEF-05"));
+            }
         }
         if fc {
             rules.push(RuleId::new("FMT-FC-03"));
@@ -605,6 +613,26 @@ impl Run<'_> {
         let any = Side::BOTH.iter().any(|side| {
             self.st.stands_of(*side).any(|s| self.rules.may_rearrange(self.st, s).is_ok())
         });
+        let held: Vec<String> = self
+            .st
+            .stands
+            .iter()
+            .filter(|s| {
+                s.on_table
+                    && (self.rules.engaged(self.st, s)
+                        || self.rules.in_missile_range(self.st, s).is_some())
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        if !held.is_empty() {
+            self.emit(Event::Noted {
+                text: format!(
+                    "in melee contact or within missile range, these fight where they stand: {}",
+                    held.join(", ")
+                ),
+                rules: vec![RuleId::new("FMT-REARR-03")],
+            });
+        }
         if any {
             self.emit(Event::PhaseBegun { phase: Phase::Rearrange { orders: [None, None] } });
         } else {
@@ -643,6 +671,30 @@ impl Run<'_> {
     }
 
     fn fire_phase(&mut self) {
+        // Javelin men with a target only in a house may not throw at it (FMT-DEF-06).
+        let barred: Vec<String> = self
+            .st
+            .stands
+            .iter()
+            .filter(|s| s.on_table && self.rules.may_shoot(self.st, s).is_ok())
+            .filter(|s| {
+                self.st.stands_of(s.side.other()).any(|e| {
+                    self.rules
+                        .may_target(self.st, s, e)
+                        .is_err_and(|r| r.rule.as_str() == "FMT-DEF-06")
+                })
+            })
+            .map(|s| s.name.clone())
+            .collect();
+        if !barred.is_empty() {
+            self.emit(Event::Noted {
+                text: format!(
+                    "javelins have no effect at men in a house or from one: {}",
+                    barred.join(", ")
+                ),
+                rules: vec![RuleId::new("FMT-DEF-06")],
+            });
+        }
         if Side::BOTH.iter().any(|s| self.shooters(*s)) {
             let orders = [
                 (!self.shooters(Side::Red)).then(Vec::new),
@@ -774,7 +826,9 @@ impl Run<'_> {
         }
         let n = n.min(self.rules.points(s));
         let who = s.name.clone();
+        let left = self.rules.points(s).saturating_sub(n);
         self.emit(Event::Killed {
+            left,
             stand: id,
             who: who.clone(),
             kills: n,
@@ -1023,6 +1077,19 @@ impl Run<'_> {
                 pre.extend(self.pre_melee(g, fc));
             }
         }
+        if !pre.is_empty() {
+            let mut rules = vec![RuleId::new("FMT-SEQ-02")];
+            if pre.iter().any(|p| p.3 == "FMT-SHOCK-02") {
+                rules.extend([RuleId::new("FMT-SHOCK-01"), RuleId::new("FMT-SHOCK-03")]);
+            }
+            self.emit(Event::Noted {
+                text: format!(
+                    "{} kill(s) of shock and close-range volleys come off before the melee dice",
+                    pre.iter().map(|p| p.1).sum::<u32>()
+                ),
+                rules,
+            });
+        }
         for (id, n, cause, rule) in pre {
             self.kill(id, n, cause, rule);
         }
@@ -1072,6 +1139,23 @@ impl Run<'_> {
         fc: &[StandId],
     ) -> Vec<(StandId, u32, &'static str, &'static str)> {
         let mut out = Vec::new();
+        let mut notes: Vec<(String, &'static str)> = Vec::new();
+        for i in &g.members {
+            let s = &self.st.stands[*i];
+            if !(self.rules.troop(s).shock && s.charged && g.front.contains(&s.id)) {
+                continue;
+            }
+            if s.uphill {
+                notes.push((format!("{} charged up the hill: no shock", s.name), "FMT-SHOCK-04"));
+            } else if self
+                .rules
+                .enemies_touching(self.st, s.id)
+                .iter()
+                .any(|e| self.st.stands[*e].square.is_some())
+            {
+                notes.push((format!("{} charged a square: no shock", s.name), "FMT-SHOCK-05"));
+            }
+        }
         for side in Side::BOTH {
             let hc: Vec<&Stand> = g
                 .members
@@ -1114,6 +1198,15 @@ impl Run<'_> {
             let s = &self.st.stands[*i];
             let missile = matches!(self.rules.weapon(s), WeaponKind::Javelin | WeaponKind::Bow);
             let Some(att) = s.attacked_by else { continue };
+            if missile && !s.charged && matches!(s.morale, Morale::Broken { .. }) {
+                notes.push((
+                    format!(
+                        "{} is shaken: no close-range volley, but it fights at its full points",
+                        s.name
+                    ),
+                    "FMT-FIRE-12",
+                ));
+            }
             if !missile
                 || s.charged
                 || matches!(s.morale, Morale::Broken { .. })
@@ -1138,6 +1231,13 @@ impl Run<'_> {
                     "FMT-FIRE-09",
                 ));
             }
+        }
+        for (text, rule) in notes {
+            let mut rules = vec![RuleId::new(rule)];
+            if rule == "FMT-FIRE-12" {
+                rules.push(RuleId::new("FMT-MOR-05"));
+            }
+            self.emit(Event::Noted { text, rules });
         }
         out
     }
@@ -1268,6 +1368,7 @@ impl Run<'_> {
                 RuleId::new("FMT-MELEE-11"),
                 RuleId::new("FMT-MELEE-12"),
                 RuleId::new("FMT-MELEE-13"),
+                RuleId::new("FMT-SHOCK-06"),
             ]),
             Round::Single => {
                 rules.extend([RuleId::new("FMT-MELEE-18"), RuleId::new("FMT-MELEE-19")])
@@ -1276,6 +1377,8 @@ impl Run<'_> {
                 RuleId::new("FMT-MELEE-15"),
                 RuleId::new("FMT-MELEE-16"),
                 RuleId::new("FMT-MELEE-19"),
+                RuleId::new("FMT-SHOCK-06"),
+                RuleId::new("FMT-SEQ-03"),
             ]),
         }
         if [&r, &b].iter().any(|s| s.halves > s.points * 2) {

@@ -52,13 +52,15 @@ pub fn rules(e: &Event) -> Vec<RuleId> {
         Event::Ready { .. } => ids(&["FMT-TIME-01", "FMT-R-30"]),
         Event::SquareFormed { .. } => ids(&["FMT-SQ-01"]),
         Event::SquareGone { rule, .. } => vec![rule.clone()],
-        Event::Flagged { .. } => ids(&["FMT-FC-02", "FMT-R-22"]),
+        Event::Flagged { .. } => ids(&["FMT-FC-01", "FMT-FC-02", "FMT-R-22"]),
         Event::WindowOpened { rules, .. } => rules.clone(),
         Event::StepBegun { .. } => ids(&["FMT-TIME-06", "FMT-R-01", "FMT-R-05"]),
         Event::Waited { .. } => ids(&["FMT-TIME-14", "FMT-R-08"]),
         Event::Finished { .. } => ids(&["FMT-TIME-06"]),
         Event::Stepped { rules, .. } => rules.clone(),
-        Event::Contact { .. } => ids(&["FMT-TIME-11", "FMT-TIME-13", "FMT-R-07"]),
+        Event::Contact { .. } => {
+            ids(&["FMT-TIME-11", "FMT-TIME-12", "FMT-TIME-13", "FMT-FIRE-10", "FMT-R-07"])
+        }
         Event::StepVoid { rule, .. } => vec![rule.clone()],
         Event::TimeCalled { .. } => ids(&["FMT-TIME-16", "FMT-R-11"]),
         Event::WindowClosed { .. } => ids(&["FMT-TIME-10"]),
@@ -70,7 +72,9 @@ pub fn rules(e: &Event) -> Vec<RuleId> {
         Event::Rearranged { .. } => ids(&["FMT-REARR-01", "FMT-REARR-02"]),
         Event::NotRearranged { rule, .. } => vec![rule.clone()],
         Event::Shot { rules, .. } => rules.clone(),
-        Event::Killed { rule, .. } => vec![rule.clone(), RuleId::new("FMT-ROS-03")],
+        Event::Killed { rule, .. } => {
+            vec![rule.clone(), RuleId::new("FMT-ROS-03"), RuleId::new("FMT-ROS-06")]
+        }
         Event::Removed { rule, .. } => vec![rule.clone()],
         Event::BowmenMorale { .. } => ids(&["FMT-MOR-01", "FMT-FIRE-13"]),
         Event::Charged { .. } => ids(&["FMT-FC-04"]),
@@ -91,6 +95,8 @@ pub fn rules(e: &Event) -> Vec<RuleId> {
         Event::PhaseBegun { .. } => ids(&["FMT-R-30"]),
         Event::NoCombat { .. } => ids(&["FMT-TIME-17", "FMT-R-11"]),
         Event::BattleOver { .. } => ids(&["FMT-SEQ-01"]),
+        Event::Noted { rules, .. } => rules.clone(),
+        Event::Mustered { .. } => ids(&["FMT-ROS-01", "FMT-ROS-02", "FMT-ROS-07"]),
     }
 }
 
@@ -173,7 +179,7 @@ pub fn describe(e: &Event) -> String {
             )
         }
         Event::Contact { names, at_ms, uphill, .. } => format!(
-            "{}: {} touches {}: both are frozen in melee contact{}",
+            "{}: {} touches {}: both are frozen in melee contact (no missiles while charging), stands beside and behind them still free{}",
             secs(*at_ms),
             names.0,
             names.1,
@@ -219,8 +225,8 @@ pub fn describe(e: &Event) -> String {
                 if *hit { "1 point killed" } else { "a miss" }
             )
         }
-        Event::Killed { who, kills, cause, .. } => {
-            format!("{who} loses {kills} point(s) to {cause}")
+        Event::Killed { who, kills, left, cause, .. } => {
+            format!("{who} loses {kills} point(s) to {cause}: {left} left on the roster")
         }
         Event::Removed { who, why, .. } => format!("{who} is removed: {why}"),
         Event::BowmenMorale { red, blue, loser } => format!(
@@ -297,6 +303,15 @@ pub fn describe(e: &Event) -> String {
         Event::NoCombat { game_move } => format!(
             "\"Time\" was called: no fire or melee in game move {game_move}; contacts stand for the next timed move"
         ),
+        Event::Noted { text, .. } => text.clone(),
+        Event::Mustered { side, stands, points, types } => {
+            let t: Vec<String> =
+                types.iter().map(|(n, c, p)| format!("{c} {n} of {p} points")).collect();
+            format!(
+                "{side} musters {stands} stands on 2\" × 1.75\" trays, {points} points: {}",
+                t.join(", ")
+            )
+        }
         Event::BattleOver { winner, reason } => match winner {
             Some(w) => format!("{w} wins: {reason}"),
             None => format!("a draw: {reason}"),

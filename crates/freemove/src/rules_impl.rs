@@ -165,6 +165,7 @@ impl Freemove {
             | Event::BonusMoved { stand, to, .. } => {
                 st.stands[*stand].rect = *to;
             }
+            Event::Noted { .. } | Event::Mustered { .. } => {}
             Event::NotRearranged { .. }
             | Event::Shot { .. }
             | Event::BowmenMorale { .. }
@@ -379,9 +380,8 @@ impl Freemove {
         }
         // A step into an enemy is a charge: it stops where it touches (FMT-R-07), so only
         // friends may not stand where it would end, and the ground is judged where it stops.
-        let touch = self
-            .first_touch(st, side, &s.rect, to - s.rect.centre, &[])
-            .filter(|(t, _)| *t < 1.0);
+        let touch =
+            self.first_touch(st, side, &s.rect, to - s.rect.centre, &[]).filter(|(t, _)| *t < 1.0);
         let stop = match touch {
             Some((t, _)) => s.rect.translated((to - s.rect.centre) * t),
             None => end,
@@ -898,7 +898,26 @@ impl RuleSet for Freemove {
 
     fn setup(&self, scenario: &Scenario, _dice: &mut dyn DiceSource) -> (State, Vec<Event>) {
         let st = scenario.state.clone();
-        (st, vec![Event::MoveBegun { game_move: 1 }])
+        let mut events = Vec::new();
+        for side in Side::BOTH {
+            let mut types: Vec<(String, u32, u32)> = Vec::new();
+            for s in st.stands_of(side) {
+                let t = self.troop(s);
+                match types.iter_mut().find(|x| x.0 == t.name) {
+                    Some(x) => x.1 += 1,
+                    None => types.push((t.name.clone(), 1, t.points)),
+                }
+            }
+            let info = st.side(side);
+            events.push(Event::Mustered {
+                side,
+                stands: info.start_stands,
+                points: info.start_points,
+                types,
+            });
+        }
+        events.push(Event::MoveBegun { game_move: 1 });
+        (st, events)
     }
 
     fn pending(&self, st: &State) -> Pending {

@@ -694,6 +694,9 @@ pub enum Event {
         who: String,
         /// How many.
         kills: u32,
+        /// Its points left after them.
+        #[serde(default)]
+        left: u32,
         /// Why.
         cause: String,
         /// The rule.
@@ -838,6 +841,24 @@ pub enum Event {
     NoCombat {
         /// The game move.
         game_move: u32,
+    },
+    /// A rule applied that changes nothing: what may not happen, and why.
+    Noted {
+        /// What, in words.
+        text: String,
+        /// The rules.
+        rules: Vec<RuleId>,
+    },
+    /// The armies as mustered: stands, points and trays (FMT-ROS-01, 02, 07).
+    Mustered {
+        /// The side.
+        side: Side,
+        /// Stands.
+        stands: u32,
+        /// Points.
+        points: u32,
+        /// Stands of each type: (type, count, points each).
+        types: Vec<(String, u32, u32)>,
     },
     /// The battle is over.
     BattleOver {

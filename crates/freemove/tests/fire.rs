@@ -245,7 +245,7 @@ fn missile_men_attacked_kill_a_point_of_the_attacker_first_fmt_fire_09_10() {
 fn the_close_range_kill_may_need_a_die_fmt_fire_11() {
     // FMT-FIRE-11, the variant: a 1 means no volley; then the melee dice.
     let t = charged("close_range_die = true", "archers", &[1, 6, 1]);
-    assert!(!t.logged(&["close-range volley"]));
+    assert!(!t.logged(&["to close-range volley"]));
     let t = charged("close_range_die = true", "archers", &[4, 6, 1]);
     t.assert_logged(&["[FMT-FIRE-09]", "close-range volley"]);
 }
@@ -264,7 +264,8 @@ fn shaken_missile_men_neither_shoot_nor_volley_when_attacked_fmt_fire_12_mor_05(
     t.step(Side::Blue, 1, 20.0, 11.0, None);
     t.done(Side::Red, &[]);
     t.done(Side::Blue, &[6, 1]);
-    assert!(!t.logged(&["close-range volley"]));
+    assert!(!t.logged(&["to close-range volley"]));
+    t.assert_logged(&["[FMT-FIRE-12]", "[FMT-MOR-05]", "shaken: no close-range volley"]);
     // FMT-MOR-05: it fights at its full points.
     t.assert_logged(&["melee 1, round 1", "LI 1: 4 points"]);
 }

@@ -97,7 +97,7 @@ fn a_two_round_melee_front_ranks_then_two_deep_with_reinforcements_fmt_melee_01_
     // Loser 7, spread 3 and 4 (FMT-R-19); winner 4, 2 and 2.
     assert_eq!((t.points(B), t.points(B2)), (3, 4));
     assert_eq!((t.points(A2), t.points(R)), (6, 6));
-    assert!(!t.logged(&["close-range volley"]));
+    assert!(!t.logged(&["to close-range volley"]));
     // FMT-MELEE-14: the winner's bonus move.
     assert!(
         matches!(&t.st.phase, Phase::Bonus { queue } if queue[0].side == Side::Red),
@@ -111,7 +111,7 @@ fn a_two_round_melee_front_ranks_then_two_deep_with_reinforcements_fmt_melee_01_
     let m = t.place(A2, to.x, to.y, 90.0);
     t.side(Side::Red, Command::Bonus { moves: vec![m] }, &[6, 1]);
     t.assert_logged(&["[FMT-MELEE-15]", "[FMT-MELEE-16]", "a single round"]);
-    assert!(!t.logged(&["close-range volley"]));
+    assert!(!t.logged(&["to close-range volley"]));
     t.assert_logged(&["[FMT-MELEE-14]", "HI 2 makes a bonus move"]);
     assert!(
         matches!(&t.st.phase, Phase::Bonus { queue } if queue[0].chain == 1),
@@ -168,7 +168,8 @@ fn heavy_cavalry_shock_kills_before_the_dice_but_not_up_a_hill_fmt_shock_01_to_0
         t.done(Side::Red, &[6, 1]);
         if hill {
             // FMT-SHOCK-04: up the hill, no shock; the defenders fight at ×1.5 (FMT-MELEE-20).
-            assert!(!t.logged(&["shock"]), "{}", t.log().join("\n"));
+            assert!(!t.logged(&["to shock"]), "{}", t.log().join("\n"));
+            t.assert_logged(&["[FMT-SHOCK-04]", "charged up the hill: no shock"]);
             t.assert_logged(&["[FMT-MELEE-20]", "on a hill, ×1.5"]);
         } else {
             // FMT-SHOCK-02/03: 8 points of heavy cavalry, one kill, taken off first (FMT-SEQ-02).
@@ -176,9 +177,9 @@ fn heavy_cavalry_shock_kills_before_the_dice_but_not_up_a_hill_fmt_shock_01_to_0
             t.assert_logged(&["melee 1, round 1", "blue: HI 1: 7 points"]);
         }
         // FMT-SHOCK-06: none in round 2.
-        let shocks = t.log().iter().filter(|l| l.contains("shock")).count();
+        let shocks = t.log().iter().filter(|l| l.contains("to shock")).count();
         t.pass(&[]);
-        assert_eq!(t.log().iter().filter(|l| l.contains("shock")).count(), shocks);
+        assert_eq!(t.log().iter().filter(|l| l.contains("to shock")).count(), shocks);
     }
     // FMT-SHOCK-01: heavy infantry have none.
     let body = format!(
@@ -191,7 +192,7 @@ fn heavy_cavalry_shock_kills_before_the_dice_but_not_up_a_hill_fmt_shock_01_to_0
     t.step(Side::Red, 0, 20.0, 12.0, None);
     t.done(Side::Blue, &[]);
     t.done(Side::Red, &[6, 1]);
-    assert!(!t.logged(&["shock"]));
+    assert!(!t.logged(&["to shock"]));
 }
 
 #[test]

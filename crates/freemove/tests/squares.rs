@@ -89,7 +89,8 @@ fn a_square_fights_whole_at_half_as_much_again_in_one_round_and_takes_no_shock_f
     // charged a square: no shock (FMT-SHOCK-05). One round (FMT-SQ-09): red 2 × 48, blue 6 × 8.
     t.done(Side::Blue, &[]);
     t.pass(&[2, 6]);
-    assert!(!t.logged(&["shock"]), "{}", t.log().join("\n"));
+    assert!(!t.logged(&["to shock"]), "{}", t.log().join("\n"));
+    t.assert_logged(&["[FMT-SHOCK-05]", "charged a square: no shock"]);
     t.assert_logged(&[
         "[FMT-SQ-02]",
         "[FMT-SQ-03]",
