@@ -314,6 +314,28 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
             );
         }
     }
+    // 5. A square falls back, half a move at a time, from enemy foot coming near it: it holds
+    // against horse, not against heavy infantry it cannot outfight.
+    for q in st.squares.iter().filter(|q| q.side == side) {
+        let Some(first) = q.stands.first().map(|i| &st.stands[*i]) else { continue };
+        if q.stands.iter().any(|i| rules.may_move(st, &st.stands[*i]).is_err()) {
+            continue;
+        }
+        let Some((e, gap)) =
+            nearest(st, side.other(), first, |e| !rules.troop(e).mounted && !e.frozen)
+        else {
+            continue;
+        };
+        if gap > rules.troop(e).normal + 2.0 {
+            continue;
+        }
+        let (allow, _) = rules.allowance(st, first, Gait::Square, false);
+        let away = (first.rect.centre - e.rect.centre).normalized().unwrap_or(Vec2::new(0.0, -1.0));
+        let c = Command::MoveSquare { at_ms: at, square: q.id, by: away * allow };
+        if rules.check(st, Actor::Side(side), &c).is_ok() {
+            consider(20.0 - gap, Some(c));
+        }
+    }
     match best {
         Some((_, c)) => c,
         None => {
