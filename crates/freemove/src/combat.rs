@@ -1215,7 +1215,17 @@ impl Run<'_> {
                 continue;
             }
             if self.st.close_range_die {
-                let r = self.d6(format!("{}'s close-range volley", s.name), "FMT-FIRE-11");
+                let name = s.name.clone();
+                let r = self.d6(format!("{name}'s close-range volley"), "FMT-FIRE-11");
+                // The variant's die is told in the log, whichever way it falls.
+                self.emit(Event::Noted {
+                    text: format!(
+                        "{name}'s close-range volley: die {}{}",
+                        r.value,
+                        if r.value == 1 { ", no kill" } else { ", it fires" }
+                    ),
+                    rules: vec![RuleId::new("FMT-FIRE-11")],
+                });
                 if r.value == 1 {
                     continue;
                 }
