@@ -306,9 +306,7 @@ impl Freemove {
         let start: u32 = st.sides.iter().map(|s| s.start_stands).sum();
         let lost = st.stands.iter().filter(|s| !s.on_table).count() as f64;
         let share = if start == 0 { 0.0 } else { lost / start as f64 };
-        let c = &self.data.rules.clock;
-        let k = c.stages.iter().filter(|x| share + 1e-12 >= **x).count() as u32;
-        let len = (st.primary_ms >> k).max(c.minimum_ms.min(st.primary_ms));
+        let (len, k) = self.staged(st.primary_ms, share);
         let basis = format!(
             "primary window {} s; {} of {} stands of both armies lost ({}%), so {}",
             st.primary_ms / 1000,
@@ -322,6 +320,14 @@ impl Freemove {
             }
         );
         (len, basis)
+    }
+
+    /// The window at a destroyed share of both armies: the primary halved at each stage
+    /// passed, never below the minimum (FMT-R-03); with the number of stages passed.
+    pub fn staged(&self, primary_ms: u64, share: f64) -> (u64, u32) {
+        let c = &self.data.rules.clock;
+        let k = c.stages.iter().filter(|x| share + 1e-12 >= **x).count() as u32;
+        ((primary_ms >> k).max(c.minimum_ms.min(primary_ms)), k)
     }
 
     /// Who may act in a timed move, the first to be asked first: sides not done whose hands

@@ -571,6 +571,24 @@ pub fn segment_hits_rect(a: tabletop::Point, b: tabletop::Point, r: &Rect) -> bo
     t0 < t1
 }
 
+/// The loser's and the winner's losses: half the loser's counted points, rounded up, and half
+/// of that, rounded up (FMT-MELEE-05, FMT-MELEE-06, FMT-R-18).
+pub fn melee_losses(loser_points: u32) -> (u32, u32) {
+    let l = loser_points.div_ceil(2);
+    (l, l.div_ceil(2))
+}
+
+/// The pull-out penalty: `percent` of the points, rounded half up, at least 1 and at most all
+/// (FMT-MELEE-24, FMT-R-18).
+pub fn pull_out_penalty(points: u32, percent: u32) -> u32 {
+    ((points * percent + 50) / 100).max(1).min(points)
+}
+
+/// Shock kills: one for every full `per` points of heavy cavalry (FMT-SHOCK-02).
+pub fn shock_kills(points: u32, per: u32) -> u32 {
+    points / per.max(1)
+}
+
 /// Spreads `loss` points over stands in proportion to their points (largest remainder; ties to
 /// the stand with more points, then the lower ID), never more than a stand has (FMT-R-19).
 pub fn spread(stands: &[(StandId, u32)], loss: u32) -> Vec<(StandId, u32)> {
@@ -1176,7 +1194,7 @@ impl Run<'_> {
                 })
                 .collect();
             let total: u32 = hc.iter().map(|s| self.rules.points(s)).sum();
-            let kills = total / self.rules.data.rules.melee.shock_points;
+            let kills = shock_kills(total, self.rules.data.rules.melee.shock_points);
             if kills > 0 {
                 let mut touched: Vec<StandId> = Vec::new();
                 for s in &hc {
@@ -1353,8 +1371,7 @@ impl Run<'_> {
             }
         };
         let (w, l) = if winner == Side::Red { (&r, &b) } else { (&b, &r) };
-        let loser_loss = l.points.div_ceil(2);
-        let winner_loss = loser_loss.div_ceil(2);
+        let (loser_loss, winner_loss) = melee_losses(l.points);
         let mut rules = vec![
             RuleId::new("FMT-MELEE-04"),
             RuleId::new("FMT-MELEE-05"),
@@ -1583,7 +1600,7 @@ impl Run<'_> {
                 let points: u32 =
                     stands.iter().map(|i| self.rules.points(&self.st.stands[*i])).sum();
                 let pct = self.rules.data.rules.melee.pull_out_percent;
-                let penalty = ((points * pct + 50) / 100).max(1).min(points);
+                let penalty = pull_out_penalty(points, pct);
                 self.emit(Event::PulledOut { side: *side, melee: id, points, penalty });
                 let pts: Vec<(StandId, u32)> =
                     stands.iter().map(|i| (*i, self.rules.points(&self.st.stands[*i]))).collect();
@@ -1741,7 +1758,7 @@ impl Freemove {
     pub fn decided(&self, st: &State, at_end: bool) -> Option<(Option<Side>, String)> {
         let share = |side: Side| -> f64 {
             let start = st.side(side).start_points.max(1) as f64;
-            st.stands_of(side).map(|s| self.points(s) as f64).sum::<f64>() / start
+            (st.stands_of(side).map(|s| self.points(s)).sum::<u32>() as f64) / start
         };
         let (r, b) = (share(Side::Red), share(Side::Blue));
         let cut = self.data.rules.victory.broken_share;

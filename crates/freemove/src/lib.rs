@@ -21,6 +21,7 @@ pub mod combat;
 pub mod data;
 pub mod geom;
 pub mod narrate;
+pub mod referee;
 pub mod rules_impl;
 pub mod scenario;
 pub mod state;
