@@ -45,7 +45,8 @@ fn main() {
         let starts = c.game.command_starts().to_vec();
         for v in &c.violations {
             println!("VIOLATION {v}");
-            let s = starts.get(v.command).copied().unwrap_or(0);
+            // The command and the three before it.
+            let s = starts.get(v.command.saturating_sub(3)).copied().unwrap_or(0);
             let e = starts.get(v.command + 1).copied().unwrap_or(c.game.events().len());
             for ev in &c.game.events()[s..e] {
                 let ids: Vec<String> = ev.rules().iter().map(|r| r.as_str().to_string()).collect();

@@ -1504,7 +1504,10 @@ impl Run<'_> {
                 .into_iter()
                 .filter(|i| {
                     let s = &self.st.stands[*i];
-                    s.on_table && !self.rules.engaged(self.st, s)
+                    // A shaken winner (attacked while driven back) does not move (FMT-MOR-04).
+                    s.on_table
+                        && !self.rules.engaged(self.st, s)
+                        && !matches!(s.morale, Morale::Broken { .. })
                 })
                 .collect();
             if !free.is_empty() && chain < self.rules.data.rules.melee.bonus_chain_limit {

@@ -658,6 +658,12 @@ impl Freemove {
                 ));
             }
             seen.push(m.stand);
+            if let Morale::Broken { .. } = s.morale {
+                return Err(refuse(
+                    "FMT-MOR-04",
+                    format!("{} is shaken and cannot move, even in a bonus move", s.name),
+                ));
+            }
             let f = facing_of(m.facing)?;
             if !(m.to.is_finite() && m.to.x.abs() < 1e6 && m.to.y.abs() < 1e6) {
                 return Err(refuse("FMT-MELEE-14", "a place on the table"));

@@ -166,6 +166,7 @@ fn check_events(rules: &Freemove, step: &Step, bad: &mut impl FnMut(String)) {
     let mut cur = step.before.clone();
     let mut last_at: Option<u64> = cur.clock().map(|c| c.now_ms);
     let events = step.events;
+    let mut landing: Option<crate::state::Flight> = None;
     for (k, e) in events.iter().enumerate() {
         let cited = e.rules();
         if cited.is_empty() {
@@ -221,7 +222,13 @@ fn check_events(rules: &Freemove, step: &Step, bad: &mut impl FnMut(String)) {
             }
             Event::Stepped { stand, at_ms, from, to, length, cost, allowance, items, .. } => {
                 let s = &cur.stands[*stand];
-                let flight = cur.clock().and_then(|c| c.hands[s.side.index()].flight.clone());
+                // The first stand of a column or square to land clears its side's hands; the
+                // others land with the same step.
+                let flight = cur
+                    .clock()
+                    .and_then(|c| c.hands[s.side.index()].flight.clone())
+                    .or_else(|| landing.clone().filter(|f| f.lands_ms == *at_ms));
+                landing = flight.clone();
                 match flight {
                     None => bad(format!("{} stepped with no step under way", s.name)),
                     Some(f) => {
