@@ -55,10 +55,21 @@ fn nearest<'a>(
     from: &Stand,
     filter: impl Fn(&Stand) -> bool,
 ) -> Option<(&'a Stand, f64)> {
-    st.stands_of(of)
-        .filter(|e| filter(e))
-        .map(|e| (e, e.rect.distance(&from.rect)))
-        .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.id.cmp(&b.0.id)))
+    // The edge gap is at least the centres' distance less both half-diagonals: a stand whose
+    // bound is already beyond the best gap is not measured.
+    let mut best: Option<(&'a Stand, f64)> = None;
+    let hd = from.rect.half_diagonal();
+    for e in st.stands_of(of).filter(|e| filter(e)) {
+        let lb = e.rect.centre.distance(from.rect.centre) - hd - e.rect.half_diagonal();
+        if best.is_some_and(|(_, g)| lb > g) {
+            continue;
+        }
+        let g = e.rect.distance(&from.rect);
+        if best.is_none_or(|(b, bg)| g < bg || (g == bg && e.id < b.id)) {
+            best = Some((e, g));
+        }
+    }
+    best
 }
 
 /// What the scripted general does now.
@@ -250,20 +261,19 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
     if left < st.handling_ms {
         return Command::Done { at_ms: at };
     }
-    // 1. Light troops step back from slower enemies that could catch them (FMT-TIME-14).
-    let mut best: Option<(f64, Command)> = None;
-    let mut consider = |score: f64, c: Option<Command>| {
-        if let Some(c) = c
-            && best.as_ref().is_none_or(|(s, _)| score > *s)
-        {
-            best = Some((score, c));
-        }
-    };
+    // Each stand's wish, scored; only the best are worked out and checked, in order, until
+    // one is legal (a check looks at the whole table, a wish at one enemy).
+    enum Wish {
+        Step { stand: StandId, goal: Point, face: Point },
+        Square(Command),
+    }
+    let mut wishes: Vec<(f64, Wish)> = Vec::new();
     for s in st.stands_of(side) {
         if rules.may_move(st, s).is_err() || s.square.is_some() {
             continue;
         }
         let t = rules.troop(s);
+        // 1. Light troops step back from slower enemies that could catch them (FMT-TIME-14).
         let Some((e, gap)) = nearest(st, side.other(), s, |e| !e.frozen) else { continue };
         let te = rules.troop(e);
         if missile_man(rules, s)
@@ -273,7 +283,7 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
         {
             let away = (s.rect.centre - e.rect.centre).normalized().unwrap_or(Vec2::new(0.0, -1.0));
             let goal = s.rect.centre + away * t.normal;
-            consider(100.0 - gap, step_toward(rules, st, s, goal, Some(e.rect.centre), at));
+            wishes.push((100.0 - gap, Wish::Step { stand: s.id, goal, face: e.rect.centre }));
             continue;
         }
         // 2. Charges at good odds.
@@ -282,7 +292,7 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
         let wavering = matches!(s.morale, Morale::Wavering { .. });
         if !wavering && !missile_man(rules, s) && o >= 1.2 && tgap <= t.column + 0.5 {
             let goal = contact_point(rules, s, target);
-            consider(80.0 + o, step_toward(rules, st, s, goal, Some(target.rect.centre), at));
+            wishes.push((80.0 + o, Wish::Step { stand: s.id, goal, face: target.rect.centre }));
             continue;
         }
         // 3. Missile men close to shooting range and hold there.
@@ -294,10 +304,10 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
                     .unwrap_or(Vec2::new(0.0, 1.0));
                 let want = (tgap - (range - 1.0)).min(t.normal);
                 let goal = s.rect.centre + dir * want;
-                consider(
+                wishes.push((
                     40.0 - tgap / 10.0,
-                    step_toward(rules, st, s, goal, Some(target.rect.centre), at),
-                );
+                    Wish::Step { stand: s.id, goal, face: target.rect.centre },
+                ));
             }
             continue;
         }
@@ -308,10 +318,10 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
                 (target.rect.centre - s.rect.centre).normalized().unwrap_or(Vec2::new(0.0, 1.0));
             let want = (tgap - reach).min(t.normal);
             let goal = s.rect.centre + dir * want;
-            consider(
+            wishes.push((
                 30.0 + tgap / 100.0,
-                step_toward(rules, st, s, goal, Some(target.rect.centre), at),
-            );
+                Wish::Step { stand: s.id, goal, face: target.rect.centre },
+            ));
         }
     }
     // 5. A square falls back, half a move at a time, from enemy foot coming near it: it holds
@@ -331,11 +341,22 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
         }
         let (allow, _) = rules.allowance(st, first, Gait::Square, false);
         let away = (first.rect.centre - e.rect.centre).normalized().unwrap_or(Vec2::new(0.0, -1.0));
-        let c = Command::MoveSquare { at_ms: at, square: q.id, by: away * allow };
-        if rules.check(st, Actor::Side(side), &c).is_ok() {
-            consider(20.0 - gap, Some(c));
-        }
+        wishes.push((
+            20.0 - gap,
+            Wish::Square(Command::MoveSquare { at_ms: at, square: q.id, by: away * allow }),
+        ));
     }
+    // Best first; equal scores in the order found.
+    wishes.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let best = wishes.into_iter().find_map(|(score, w)| {
+        let c = match w {
+            Wish::Step { stand, goal, face } => {
+                step_toward(rules, st, &st.stands[stand], goal, Some(face), at)
+            }
+            Wish::Square(c) => rules.check(st, Actor::Side(side), &c).is_ok().then_some(c),
+        };
+        c.map(|c| (score, c))
+    });
     match best {
         Some((_, c)) => c,
         None => {

@@ -278,8 +278,8 @@ impl Freemove {
             shooter.rect.width,
             1e-6,
         );
-        let d = edge.distance(&target.rect);
-        if d > range + SLACK {
+        if !edge.within(&target.rect, range + SLACK) {
+            let d = edge.distance(&target.rect);
             return Err(refuse(
                 "FMT-FIRE-02",
                 format!(
@@ -471,10 +471,7 @@ impl Freemove {
     pub fn in_missile_range(&self, st: &State, s: &Stand) -> Option<StandId> {
         let own = self.missile_reach(s);
         st.stands_of(s.side.other())
-            .find(|e| {
-                let d = e.rect.distance(&s.rect);
-                d <= own + SLACK || d <= self.missile_reach(e) + SLACK
-            })
+            .find(|e| e.rect.within(&s.rect, own.max(self.missile_reach(e)) + SLACK))
             .map(|e| e.id)
     }
 

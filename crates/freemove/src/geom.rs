@@ -386,7 +386,15 @@ impl Freemove {
 
     /// The least edge-to-edge distance from a footprint to any enemy stand of `side`'s foe.
     pub fn nearest_enemy_gap(&self, st: &State, side: tabletop::Side, r: &Rect) -> f64 {
-        st.stands_of(side.other()).map(|o| o.rect.distance(r)).fold(f64::INFINITY, f64::min)
+        // The edge gap is at least the centres' distance less both half-diagonals.
+        let hd = r.half_diagonal();
+        let mut best = f64::INFINITY;
+        for o in st.stands_of(side.other()) {
+            if o.rect.centre.distance(r.centre) - hd - o.rect.half_diagonal() < best {
+                best = best.min(o.rect.distance(r));
+            }
+        }
+        best
     }
 }
 
