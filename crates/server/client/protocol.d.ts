@@ -226,7 +226,11 @@ y: number,
  * The facing it would end with, as a bearing in degrees (0 north, 90 east); none keeps
  * its facing.
  */
-bearing?: number, } | { "type": "roster", };
+bearing?: number, } | { "type": "roster", } | { "type": "pong", 
+/**
+ * The ping's `t`, as sent.
+ */
+t: number, };
 
 /**
  * Who must decide what now.
@@ -262,6 +266,39 @@ closes_at_ms: number,
 what: string, } | { "kind": "over" };
 
 /**
+ * A timed window's clock, as the server runs it (in `state` while the pending is `timed`,
+ * and in [`ServerMessage::Clock`]). Game time is milliseconds since the window opened; the
+ * server is its only clock: game time now is `now_ms + (wall time now - server_ms)`, where a
+ * client corrects the wall time by the offset it sees between its clock and `server_ms`.
+ */
+export type ClockInfo = { 
+/**
+ * The window's length (when the bell rings), in ms of game time.
+ */
+length_ms: number, 
+/**
+ * The game time when this was sent.
+ */
+now_ms: number, 
+/**
+ * The server's wall time when this was sent, in ms since the Unix epoch.
+ */
+server_ms: number, 
+/**
+ * When this side's hands are free for its next command (none for a spectator, or a side
+ * that has finished).
+ */
+free_ms: number | null, 
+/**
+ * This side's commands held until its hands are free (at most two), in order.
+ */
+queued: Array<JsonValue>, 
+/**
+ * This connection's last measured round trip, in ms.
+ */
+rtt_ms: number | null, };
+
+/**
  * How the battle ended.
  */
 export type OutcomeInfo = { 
@@ -290,7 +327,7 @@ rules: Array<string>, };
 /**
  * What a connection's error was about.
  */
-export type ErrorCode = "bad_message" | "hello_first" | "already_joined" | "bad_token" | "full" | "stale" | "spectator" | "not_your_turn" | "game_over" | "cannot_undo" | "too_long" | "too_heavy" | "bot" | "storage" | "internal";
+export type ErrorCode = "bad_message" | "hello_first" | "already_joined" | "bad_token" | "full" | "stale" | "spectator" | "not_your_turn" | "game_over" | "cannot_undo" | "too_long" | "too_heavy" | "bot" | "storage" | "internal" | "queue_full";
 
 /**
  * What choosing an [`Action`] does.
@@ -596,7 +633,23 @@ lines: Array<LogEntry>,
 /**
  * Whether this side may undo now.
  */
-can_undo: boolean, } | { "type": "refused", 
+can_undo: boolean, 
+/**
+ * The clock, while a timed window runs.
+ */
+clock?: ClockInfo, } | { "type": "clock", 
+/**
+ * The clock.
+ */
+clock: ClockInfo, 
+/**
+ * What the server did, in words (a command stamped, queued, dropped at the bell).
+ */
+note: string | null, } | { "type": "ping", 
+/**
+ * The server's token for this ping (its wall time in ms).
+ */
+t: number, } | { "type": "refused", 
 /**
  * The state version (unchanged).
  */

@@ -13,8 +13,8 @@ use crate::config::Limits;
 use crate::guard::{guard, panic_message};
 use crate::outbox::Outbox;
 use crate::protocol::{
-    ClientMessage, ErrorCode, GameInfo, LogEntry, OutcomeInfo, PendingInfo, PlayerInfo, Role,
-    ServerMessage,
+    ClientMessage, ClockInfo, ErrorCode, GameInfo, LogEntry, OutcomeInfo, PendingInfo, PlayerInfo,
+    Role, ServerMessage,
 };
 use crate::store::{Store, StoredGame, StoredPlayer, now_ms};
 use crate::token;
@@ -22,6 +22,7 @@ use crate::work::{self, Failure};
 use axum::extract::ws::Utf8Bytes;
 use serde::Serialize;
 use serde_json::value::RawValue;
+use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -30,6 +31,17 @@ use tabletop::controls::{Controls, MeasureRequest};
 use tabletop::host::{BotSpec, HostedBot, HostedGame, HostedRuleSet, Registry};
 use tabletop::{Actor, Facing, Point, Record, SeededDice, Side, Viewer};
 use tokio::sync::{Semaphore, mpsc, oneshot};
+use tokio::time::Instant;
+
+/// The most a timed command is credited for its connection's lag (half its round trip, up
+/// to this).
+pub const LAG_CREDIT_CAP_MS: u64 = 150;
+/// Commands a side may queue while its hands are busy in a timed window.
+pub const TIMED_QUEUE: usize = 2;
+/// How often a timed window's side connections are pinged to measure their round trip.
+const PING_EVERY: Duration = Duration::from_secs(2);
+/// How long a timed bot whose command was refused waits before it is asked again.
+const BOT_RETRY_MS: u64 = 500;
 
 /// What every actor shares: the rule sets, the store, the limits, the bots' thread slots.
 pub struct Shared {
@@ -131,6 +143,23 @@ struct Conn {
     /// Fallen behind: no states are queued for it until it catches up, and then one with the
     /// log from this line.
     behind: Option<usize>,
+    /// Its last measured round trip (ping to pong), in ms.
+    rtt_ms: Option<u64>,
+}
+
+/// A timed window as the actor runs it: the server is its only clock.
+struct Window {
+    /// The wall time of the window's game time 0.
+    start: Instant,
+    /// Each side's commands held until its hands are free, with the connection that sent each.
+    queue: [VecDeque<(ConnId, serde_json::Value)>; 2],
+    /// When the side connections were last pinged.
+    pinged: Instant,
+    /// A timed bot's refused command: it is asked again at this game time.
+    bot_retry_ms: Option<u64>,
+    /// A clock command (tick or bell) was refused at this game time: the clock stops waking
+    /// for it (a bug in the rule set; the players can still call time).
+    stuck: bool,
 }
 
 /// A bot's answer, back from the blocking pool.
@@ -153,6 +182,8 @@ struct StateText<'a> {
     log_from: u64,
     lines: &'a [LogEntry],
     can_undo: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clock: Option<ClockInfo>,
 }
 
 /// The SplitMix64 finaliser (as the CLI's bots use it): nearby seeds give unrelated streams.
@@ -195,6 +226,8 @@ pub struct GameActor {
     bot_cancel: Arc<AtomicBool>,
     bot_failed_at: Option<u64>,
     finished: bool,
+    /// The timed window under way, if the pending is `Timed`.
+    window: Option<Window>,
     bot_tx: mpsc::UnboundedSender<BotDone>,
     /// Each side's menus as last sent, with the epoch they were made for.
     controls_sent: [Option<(u64, Utf8Bytes)>; 2],
@@ -305,6 +338,7 @@ impl GameActor {
             bot_cancel: Arc::default(),
             bot_failed_at: None,
             finished: stored.finished_ms.is_some(),
+            window: None,
             bot_tx,
             controls_sent: [None, None],
             idle_since: idle_since.clone(),
@@ -319,11 +353,23 @@ impl GameActor {
         mut bot_rx: mpsc::UnboundedReceiver<BotDone>,
     ) {
         self.check_finished().await;
+        self.sync_window();
         self.start_bot();
         self.note_idle();
         let idle = self.shared.limits.idle_actor;
         loop {
+            let wake = self.wake_at();
+            let timer = async move {
+                match wake {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
             tokio::select! {
+                () = timer => {
+                    self.clock_due().await;
+                    self.start_bot();
+                }
                 msg = rx.recv() => match msg {
                     None | Some(Msg::Shutdown) => break,
                     Some(Msg::Evict) if self.conns.is_empty() && !self.bot_busy => break,
@@ -356,16 +402,20 @@ impl GameActor {
         }
     }
 
-    /// The game changed: a bot thinking over the old state is stopped.
+    /// The game changed: a bot thinking over the old state is stopped (except in a timed
+    /// window, where the table changes as steps land and a bot's answer is stamped when it
+    /// comes).
     fn new_epoch(&mut self) {
         self.epoch += 1;
-        self.bot_cancel.store(true, Ordering::Relaxed);
+        if self.window.is_none() {
+            self.bot_cancel.store(true, Ordering::Relaxed);
+        }
     }
 
     async fn handle(&mut self, msg: Msg) {
         match msg {
             Msg::Join { token, out, reply } => self.join(token, out, reply).await,
-            Msg::Leave { conn } => self.conns.retain(|c| c.id != conn),
+            Msg::Leave { conn } => self.leave(conn).await,
             Msg::CaughtUp { conn } => self.caught_up(conn).await,
             Msg::Shutdown | Msg::Evict => {}
             Msg::Client { conn, msg } => {
@@ -391,6 +441,7 @@ impl GameActor {
                         self.measure(conn, role, version, unit, Point::new(x, y), bearing).await
                     }
                     ClientMessage::Roster {} => self.roster(conn, role).await,
+                    ClientMessage::Pong { t } => self.pong(conn, t),
                 }
             }
         }
@@ -443,11 +494,14 @@ impl GameActor {
         if reply.send(Ok((id, role))).is_err() {
             return;
         }
-        self.conns.push(Conn { id, role, out, behind: None });
+        self.conns.push(Conn { id, role, out, behind: None, rtt_ms: None });
         let welcome = ServerMessage::Welcome { game: self.info(), role };
         self.reply(id, welcome);
         let state = self.state_text(role, 0).await;
         self.send_text(id, state);
+        if self.window.is_some() && role.side().is_some() {
+            self.reply(id, ServerMessage::Ping { t: now_ms() as u64 });
+        }
     }
 
     /// The whole state for one connection; one that has fallen behind gets it when it
@@ -549,10 +603,13 @@ impl GameActor {
             let g = self.g();
             (PendingInfo::from(g.pending()), g.outcome().map(OutcomeInfo::from), g.turn())
         };
+        let clocks: Vec<Option<ClockInfo>> =
+            roles.iter().map(|r| self.clock_info(r.side(), None)).collect();
         roles
             .into_iter()
             .zip(views)
-            .map(|(role, view)| {
+            .zip(clocks)
+            .map(|((role, view), clock)| {
                 let view = RawValue::from_string(view).unwrap_or_else(|_| {
                     RawValue::from_string("null".into()).expect("null is JSON")
                 });
@@ -565,6 +622,7 @@ impl GameActor {
                     log_from: from as u64,
                     lines: &self.log[from..],
                     can_undo: role.side().is_some_and(|s| self.undo_target(s).is_ok()),
+                    clock,
                 };
                 (role, Utf8Bytes::from(serde_json::to_string(&msg).expect("states serialise")))
             })
@@ -623,6 +681,12 @@ impl GameActor {
         version: u64,
         command: serde_json::Value,
     ) {
+        if self.window.is_some()
+            && let Some(side) = role.side()
+            && command.is_object()
+        {
+            return self.timed_command(conn, side, command).await;
+        }
         let side = match self.may_command(role, version) {
             Ok(s) => s,
             Err((code, message)) => {
@@ -693,6 +757,7 @@ impl GameActor {
         let from = self.log.len();
         self.log.extend(lines.iter().map(LogEntry::from));
         self.check_finished().await;
+        self.sync_window();
         self.broadcast(from).await;
         self.start_bot();
         Ok(())
@@ -726,6 +791,7 @@ impl GameActor {
                 self.log = log;
                 self.new_epoch();
                 self.bot_failed_at = None;
+                self.sync_window();
                 true
             }
             Ok(Err(e)) => {
@@ -760,6 +826,9 @@ impl GameActor {
     fn undo_target(&self, side: Side) -> Result<usize, String> {
         if self.finished || self.g().outcome().is_some() {
             return Err("the battle is over".into());
+        }
+        if self.window.is_some() {
+            return Err("the clock is running: a timed move cannot be taken back".into());
         }
         let mut i = self.g().command_count();
         while i > 0 {
@@ -879,6 +948,9 @@ impl GameActor {
         to: Point,
         bearing: Option<f64>,
     ) {
+        // In a timed window the state moves on with every landing: a drag is measured on the
+        // table as it stands now, whatever version it began on.
+        let version = if self.window.is_some() { self.version() } else { version };
         let side = match self.may_command(role, version) {
             Ok(side) => side,
             Err((code, message)) => return self.error(conn, code, message),
@@ -932,6 +1004,396 @@ impl GameActor {
         }
     }
 
+    // ---- timed windows -----------------------------------------------------------------
+
+    /// The game time now by the server's clock, in a timed window.
+    fn game_now(&self) -> Option<u64> {
+        self.window.as_ref().map(|w| w.start.elapsed().as_millis() as u64)
+    }
+
+    /// The game's timed clock and when its window closes, while the pending is `Timed`.
+    fn timed_clock(&self) -> Option<(tabletop::TimedClock, u64)> {
+        let g = self.g();
+        match g.pending() {
+            tabletop::Pending::Timed { closes_at_ms, .. } => {
+                g.timed_clock().map(|c| (c, closes_at_ms))
+            }
+            _ => None,
+        }
+    }
+
+    /// Opens or ends the actor's window as the game's pending becomes or stops being `Timed`.
+    /// A window opens at game time 0 now (or, for a game restarted mid-window, at the game
+    /// time its commands reached); at its end, commands still queued are dropped.
+    fn sync_window(&mut self) {
+        match (self.timed_clock(), self.window.is_some()) {
+            (Some((clock, _)), false) => {
+                let now = Instant::now();
+                let start = now.checked_sub(Duration::from_millis(clock.now_ms)).unwrap_or(now);
+                self.window = Some(Window {
+                    start,
+                    queue: Default::default(),
+                    pinged: now,
+                    bot_retry_ms: None,
+                    stuck: false,
+                });
+                self.ping_sides();
+            }
+            (None, true) => {
+                for side in Side::BOTH {
+                    self.drop_queue(side, "the timed move is over");
+                }
+                self.window = None;
+            }
+            _ => {}
+        }
+    }
+
+    /// Drops `side`'s queued commands (its hands will not be free again in this window),
+    /// telling its connections.
+    fn drop_queue(&mut self, side: Side, why: &str) {
+        let Some(w) = &mut self.window else { return };
+        let dropped = std::mem::take(&mut w.queue[side.index()]).len();
+        if dropped == 0 {
+            return;
+        }
+        let note = format!(
+            "{why}: {dropped} queued command{} never carried out",
+            if dropped == 1 { " was" } else { "s were" }
+        );
+        let text = Self::text(&ServerMessage::error(ErrorCode::NotYourTurn, note));
+        let role = Role::of(side);
+        self.conns.retain(|c| c.role != role || c.out.try_send(text.clone()).is_ok());
+        self.tell_clock(side, None, None);
+    }
+
+    /// Pings every side's connection, to measure its round trip.
+    fn ping_sides(&mut self) {
+        let msg = ServerMessage::Ping { t: now_ms() as u64 };
+        let text = Self::text(&msg);
+        self.conns.retain(|c| c.role.side().is_none() || c.out.try_send(text.clone()).is_ok());
+        if let Some(w) = &mut self.window {
+            w.pinged = Instant::now();
+        }
+    }
+
+    fn pong(&mut self, conn: ConnId, t: u64) {
+        let now = now_ms() as u64;
+        if t > now || now - t > 10_000 {
+            return;
+        }
+        if let Some(c) = self.conns.iter_mut().find(|c| c.id == conn) {
+            c.rtt_ms = Some(now - t);
+        }
+    }
+
+    /// The clock as `side` (none: a spectator) sees it, with `conn`'s round trip.
+    fn clock_info(&self, side: Option<Side>, conn: Option<ConnId>) -> Option<ClockInfo> {
+        let w = self.window.as_ref()?;
+        let (clock, length_ms) = self.timed_clock()?;
+        Some(ClockInfo {
+            length_ms,
+            now_ms: w.start.elapsed().as_millis() as u64,
+            server_ms: now_ms() as u64,
+            free_ms: side.and_then(|s| clock.free_ms[s.index()]),
+            queued: side
+                .map(|s| w.queue[s.index()].iter().map(|(_, c)| c.clone()).collect())
+                .unwrap_or_default(),
+            rtt_ms: conn.and_then(|id| self.conns.iter().find(|c| c.id == id)?.rtt_ms),
+        })
+    }
+
+    /// Sends `side`'s connections (or only `conn`) the clock, with a note.
+    fn tell_clock(&mut self, side: Side, only: Option<ConnId>, note: Option<String>) {
+        let role = Role::of(side);
+        let ids: Vec<ConnId> = self
+            .conns
+            .iter()
+            .filter(|c| c.role == role && only.is_none_or(|o| o == c.id))
+            .map(|c| c.id)
+            .collect();
+        for id in ids {
+            if let Some(clock) = self.clock_info(Some(side), Some(id)) {
+                self.reply(id, ServerMessage::Clock { clock, note: note.clone() });
+            }
+        }
+    }
+
+    /// When the actor must next wake in a timed window: a step landing, the bell, a side's
+    /// hands coming free with a command queued or a bot to move, the next ping.
+    fn wake_at(&self) -> Option<Instant> {
+        let w = self.window.as_ref()?;
+        let now = w.start.elapsed().as_millis() as u64;
+        let (clock, closes) = self.timed_clock()?;
+        let mut times = Vec::new();
+        if !w.stuck {
+            times.push(closes);
+            times.extend(clock.wake_ms);
+        }
+        for side in Side::BOTH {
+            let free = clock.free_ms[side.index()];
+            if !w.queue[side.index()].is_empty()
+                && let Some(f) = free
+            {
+                times.push(f);
+            }
+            if matches!(self.seats[side.index()], Seat::Bot { .. })
+                && !self.bot_busy
+                && let Some(f) = free
+            {
+                let t = f.max(w.bot_retry_ms.unwrap_or(0));
+                if t > now {
+                    times.push(t);
+                }
+            }
+        }
+        let ping = w.pinged + PING_EVERY;
+        Some(
+            times
+                .into_iter()
+                .min()
+                .map_or(ping, |ms| ping.min(w.start + Duration::from_millis(ms))),
+        )
+    }
+
+    /// Whether a timed bot's hands are free now (and a refused answer's pause is over).
+    fn bot_may_act(&self, side: Side) -> bool {
+        let (Some(w), Some(now)) = (&self.window, self.game_now()) else { return false };
+        let Some((clock, _)) = self.timed_clock() else { return false };
+        clock.free_ms[side.index()].is_some_and(|f| f <= now)
+            && w.bot_retry_ms.is_none_or(|r| r <= now)
+    }
+
+    /// Carries out what is due by the server's clock, in game-time order: each queued command
+    /// whose side's hands are free (stamped with that moment), each landing (the umpire's
+    /// `tick`), the bell (the umpire's `bell` at the window's close).
+    async fn clock_due(&mut self) {
+        if self.window.as_ref().is_some_and(|w| w.pinged.elapsed() >= PING_EVERY) {
+            self.ping_sides();
+        }
+        for _ in 0..256 {
+            let Some(now) = self.game_now() else { return };
+            let Some((clock, closes)) = self.timed_clock() else {
+                return self.sync_window();
+            };
+            for side in Side::BOTH {
+                if clock.free_ms[side.index()].is_none() {
+                    self.drop_queue(side, "your hands are not free again before the bell");
+                }
+            }
+            let w = self.window.as_ref().expect("a window");
+            let mut due: Option<(u64, u8, Side)> = None;
+            let mut consider = |t: u64, order: u8, side: Side| {
+                let t = t.max(clock.now_ms);
+                if due.is_none_or(|d| (t, order) < (d.0, d.1)) {
+                    due = Some((t, order, side));
+                }
+            };
+            for side in Side::BOTH {
+                if w.queue[side.index()].is_empty() {
+                    continue;
+                }
+                if let Some(f) = clock.free_ms[side.index()]
+                    && f <= now
+                {
+                    consider(f, 0, side);
+                }
+            }
+            if !w.stuck {
+                if let Some(t) = clock.wake_ms
+                    && t <= now
+                    && t < closes
+                {
+                    consider(t, 1, Side::Red);
+                }
+                if closes <= now {
+                    consider(closes, 2, Side::Red);
+                }
+            }
+            let Some((at, order, side)) = due else { return };
+            if order == 0 {
+                let Some((conn, mut command)) =
+                    self.window.as_mut().and_then(|w| w.queue[side.index()].pop_front())
+                else {
+                    return;
+                };
+                stamp(&mut command, at);
+                match self.submit_as(Actor::Side(side), command).await {
+                    Ok(()) => self.tell_clock(
+                        side,
+                        None,
+                        Some(format!("a queued command carried out at {}", secs(at))),
+                    ),
+                    Err(rejected) => {
+                        self.tell_rejected(conn, rejected);
+                        self.tell_clock(side, None, None);
+                    }
+                }
+            } else {
+                let kind = if order == 1 { "tick" } else { "bell" };
+                let command = serde_json::json!({ "kind": kind, "at_ms": at });
+                if let Err(e) = self.submit_as(Actor::Umpire, command).await {
+                    eprintln!(
+                        "game {}: the clock's {kind} at {at} ms was not taken: {e:?}",
+                        self.id
+                    );
+                    if let Some(w) = &mut self.window {
+                        w.stuck = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// A side's command in a timed window: stamped with the server's game time on arrival,
+    /// less up to half the connection's round trip (at most [`LAG_CREDIT_CAP_MS`], never
+    /// before the game's time or the side's free hands), or queued while the hands are busy.
+    async fn timed_command(&mut self, conn: ConnId, side: Side, mut command: serde_json::Value) {
+        if self.finished || self.g().outcome().is_some() {
+            return self.error(conn, ErrorCode::GameOver, "the battle is over");
+        }
+        // What is due by now happens first; the bell may ring.
+        self.clock_due().await;
+        let (Some(now), Some((clock, _))) = (self.game_now(), self.timed_clock()) else {
+            return self.error(conn, ErrorCode::NotYourTurn, "the timed move is over");
+        };
+        let free = clock.free_ms[side.index()];
+        let calls_time =
+            command.get("kind").and_then(serde_json::Value::as_str) == Some("call_time");
+        if let Some(f) = free
+            && f > now
+            && !calls_time
+        {
+            let q = &mut self.window.as_mut().expect("a window").queue[side.index()];
+            if q.len() >= TIMED_QUEUE {
+                return self.error(
+                    conn,
+                    ErrorCode::QueueFull,
+                    format!(
+                        "your hands are busy until {} and {TIMED_QUEUE} commands wait already",
+                        secs(f)
+                    ),
+                );
+            }
+            q.push_back((conn, command));
+            let n = q.len();
+            let note =
+                format!("queued ({n} of {TIMED_QUEUE}) until your hands are free at {}", secs(f));
+            return self.tell_clock(side, None, Some(note));
+        }
+        let rtt = self.conns.iter().find(|c| c.id == conn).and_then(|c| c.rtt_ms);
+        let allowance = rtt.map_or(0, |r| (r / 2).min(LAG_CREDIT_CAP_MS));
+        let floor = clock.now_ms.max(if calls_time { 0 } else { free.unwrap_or(0) });
+        let at = now.saturating_sub(allowance).max(floor);
+        let credited = now.saturating_sub(at);
+        stamp(&mut command, at);
+        match self.submit_as(Actor::Side(side), command).await {
+            Ok(()) => {
+                let note = match rtt {
+                    Some(r) => format!(
+                        "stamped at {}, arrived at {}: credited {credited} ms for a {r} ms round trip (at most {LAG_CREDIT_CAP_MS} ms)",
+                        secs(at),
+                        secs(now)
+                    ),
+                    None => format!("stamped at {} (no round trip measured yet)", secs(at)),
+                };
+                self.tell_clock(side, Some(conn), Some(note));
+            }
+            Err(rejected) => self.tell_rejected(conn, rejected),
+        }
+    }
+
+    /// A timed bot's answer: stamped when it comes; a refusal (the table changed while it
+    /// thought) asks it again a little later.
+    async fn timed_bot(&mut self, side: Side, mut command: serde_json::Value) {
+        let (Some(now), Some((clock, _))) = (self.game_now(), self.timed_clock()) else {
+            return self.start_bot();
+        };
+        let at = now.max(clock.now_ms).max(clock.free_ms[side.index()].unwrap_or(0));
+        stamp(&mut command, at);
+        if let Err(e) = self.submit_as(Actor::Side(side), command.clone()).await {
+            eprintln!(
+                "game {}: the {side} bot's timed command {command} was not taken: {e:?}",
+                self.id
+            );
+            if let Some(w) = &mut self.window {
+                w.bot_retry_ms = Some(now + BOT_RETRY_MS);
+            }
+        }
+    }
+
+    /// A connection closed. A side whose last connection leaves during a timed window calls
+    /// time for itself (its `call_time` command, stamped now, as any of its commands).
+    async fn leave(&mut self, conn: ConnId) {
+        let Some(i) = self.conns.iter().position(|c| c.id == conn) else { return };
+        let role = self.conns.remove(i).role;
+        let Some(side) = role.side() else { return };
+        if self.window.is_none()
+            || self.finished
+            || self.conns.iter().any(|c| c.role == role)
+            || !matches!(self.seats[side.index()], Seat::Human { .. })
+        {
+            return;
+        }
+        self.clock_due().await;
+        let (Some(now), Some((clock, _))) = (self.game_now(), self.timed_clock()) else { return };
+        let at = now.max(clock.now_ms);
+        let command = serde_json::json!({ "kind": "call_time", "at_ms": at });
+        match self.submit_as(Actor::Side(side), command).await {
+            Ok(()) => eprintln!(
+                "game {}: {side}'s player left the timed move: time called at {at} ms",
+                self.id
+            ),
+            Err(e) => {
+                eprintln!("game {}: {side}'s player left; calling time failed: {e:?}", self.id)
+            }
+        }
+    }
+
+    /// Submits `command` as `actor`; if the rules take it, saves it and tells everyone.
+    async fn submit_as(
+        &mut self,
+        actor: Actor,
+        command: serde_json::Value,
+    ) -> Result<(), Rejected> {
+        let index = self.g().command_count();
+        if index >= self.shared.limits.max_commands {
+            return Err(Rejected::Error(
+                ErrorCode::TooLong,
+                format!("the game has reached the server's limit of {index} commands"),
+            ));
+        }
+        match self.work(move |g| g.submit(actor, command)).await {
+            Ok(Ok(lines)) => self
+                .accepted(lines, index)
+                .await
+                .map_err(|e| Rejected::Error(ErrorCode::Storage, e)),
+            Ok(Err(refusal)) => Err(Rejected::Refused(refusal)),
+            Err(Failure::Stopped(why)) => Err(Rejected::Error(
+                ErrorCode::TooHeavy,
+                format!("the command was not carried out: {why}; nothing changed"),
+            )),
+            Err(Failure::Panicked(panic)) => {
+                eprintln!("game {}: a command {panic}", self.id);
+                self.restore().await;
+                Err(Rejected::Error(
+                    ErrorCode::Internal,
+                    "the server failed on this command; nothing changed".into(),
+                ))
+            }
+        }
+    }
+
+    fn tell_rejected(&mut self, conn: ConnId, rejected: Rejected) {
+        match rejected {
+            Rejected::Refused(r) => {
+                let version = self.version();
+                self.reply(conn, ServerMessage::refused(version, &r))
+            }
+            Rejected::Error(code, message) => self.error(conn, code, message),
+        }
+    }
+
     // ---- bots --------------------------------------------------------------------------
 
     /// Asks a bot for its command if a bot's side must decide now and none is thinking.
@@ -940,13 +1402,16 @@ impl GameActor {
             return;
         }
         let index = self.g().command_count();
-        if index >= self.shared.limits.max_commands || self.bot_failed_at == Some(self.epoch) {
+        let timed = self.window.is_some();
+        if index >= self.shared.limits.max_commands
+            || (!timed && self.bot_failed_at == Some(self.epoch))
+        {
             return;
         }
         let pending = self.g().pending();
-        let Some(side) =
-            pending.sides().into_iter().find(|s| matches!(self.seats[s.index()], Seat::Bot { .. }))
-        else {
+        let Some(side) = pending.sides().into_iter().find(|s| {
+            matches!(self.seats[s.index()], Seat::Bot { .. }) && (!timed || self.bot_may_act(*s))
+        }) else {
             return;
         };
         let rules = self.rules;
@@ -997,8 +1462,10 @@ impl GameActor {
         if let Seat::Bot { bot, .. } = &mut self.seats[done.side.index()] {
             *bot = done.bot;
         }
-        if done.epoch != self.epoch {
-            // The game changed while the bot thought: ask again.
+        if done.epoch != self.epoch && self.window.is_none() {
+            // The game changed while the bot thought: ask again. (In a timed window the
+            // table changes as steps land; the answer is stamped when it comes, and the rules
+            // judge it on the table as it stands then.)
             return self.start_bot();
         }
         let side = done.side;
@@ -1012,6 +1479,9 @@ impl GameActor {
         };
         if !self.g().pending().sides().contains(&side) {
             return self.start_bot();
+        }
+        if self.window.is_some() && command.is_object() {
+            return self.timed_bot(side, command).await;
         }
         let index = self.g().command_count();
         let given = command.clone();
@@ -1041,6 +1511,29 @@ impl GameActor {
         self.bot_failed_at = Some(self.epoch);
         self.tell_all(&ServerMessage::error(ErrorCode::Bot, message));
     }
+}
+
+/// Why a command was not carried out.
+#[derive(Debug)]
+enum Rejected {
+    Refused(tabletop::Refusal),
+    Error(ErrorCode, String),
+}
+
+/// Sets a timed command's `at_ms` to the server's stamp; a later moment it carries
+/// (`until_ms`) keeps its distance from `at_ms`.
+fn stamp(command: &mut serde_json::Value, at: u64) {
+    let Some(o) = command.as_object_mut() else { return };
+    let was = o.get("at_ms").and_then(serde_json::Value::as_u64);
+    o.insert("at_ms".into(), at.into());
+    if let (Some(was), Some(until)) = (was, o.get("until_ms").and_then(serde_json::Value::as_u64)) {
+        o.insert("until_ms".into(), (until.saturating_sub(was) + at).into());
+    }
+}
+
+/// Game time in seconds, for notes.
+fn secs(ms: u64) -> String {
+    format!("{:.3} s", ms as f64 / 1000.0)
 }
 
 fn describe_pending(p: &tabletop::Pending) -> String {
@@ -1074,6 +1567,7 @@ mod tests {
             log_from: 4,
             lines: &lines,
             can_undo: false,
+            clock: None,
         };
         let text = serde_json::to_string(&sent).unwrap();
         let read: ServerMessage = serde_json::from_str(&text).unwrap();
@@ -1086,6 +1580,7 @@ mod tests {
             log_from: 4,
             lines: lines.to_vec(),
             can_undo: false,
+            clock: None,
         };
         assert_eq!(read, expected);
         assert_eq!(

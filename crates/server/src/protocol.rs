@@ -270,6 +270,12 @@ pub enum ClientMessage {
     },
     /// Ask for the roster sheet as this role may see it.
     Roster {},
+    /// The answer to [`ServerMessage::Ping`], sent at once with its `t`: the server measures
+    /// the connection's round trip by it, to credit a timed command for the network's lag.
+    Pong {
+        /// The ping's `t`, as sent.
+        t: u64,
+    },
 }
 
 /// Who must decide what now.
@@ -315,6 +321,27 @@ impl From<Pending> for PendingInfo {
             Pending::Over => PendingInfo::Over,
         }
     }
+}
+
+/// A timed window's clock, as the server runs it (in `state` while the pending is `timed`,
+/// and in [`ServerMessage::Clock`]). Game time is milliseconds since the window opened; the
+/// server is its only clock: game time now is `now_ms + (wall time now - server_ms)`, where a
+/// client corrects the wall time by the offset it sees between its clock and `server_ms`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, TS)]
+pub struct ClockInfo {
+    /// The window's length (when the bell rings), in ms of game time.
+    pub length_ms: u64,
+    /// The game time when this was sent.
+    pub now_ms: u64,
+    /// The server's wall time when this was sent, in ms since the Unix epoch.
+    pub server_ms: u64,
+    /// When this side's hands are free for its next command (none for a spectator, or a side
+    /// that has finished).
+    pub free_ms: Option<u64>,
+    /// This side's commands held until its hands are free (at most two), in order.
+    pub queued: Vec<Value>,
+    /// This connection's last measured round trip, in ms.
+    pub rtt_ms: Option<u64>,
 }
 
 /// How the battle ended.
@@ -382,6 +409,8 @@ pub enum ErrorCode {
     Storage,
     /// The server failed; the game was restored from its saved record.
     Internal,
+    /// The side's hands are busy and it already has as many commands queued as it may.
+    QueueFull,
 }
 
 /// A message from the server on the game connection.
@@ -415,6 +444,24 @@ pub enum ServerMessage {
         lines: Vec<LogEntry>,
         /// Whether this side may undo now.
         can_undo: bool,
+        /// The clock, while a timed window runs.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        clock: Option<ClockInfo>,
+    },
+    /// A timed window's clock for this connection: sent when its side's queue changes and
+    /// when a command is stamped (with a note saying what was credited for lag).
+    Clock {
+        /// The clock.
+        clock: ClockInfo,
+        /// What the server did, in words (a command stamped, queued, dropped at the bell).
+        note: Option<String>,
+    },
+    /// The server asks for a [`ClientMessage::Pong`] with the same `t`, to measure the
+    /// round trip.
+    Ping {
+        /// The server's token for this ping (its wall time in ms).
+        t: u64,
     },
     /// The rules refused a command: nothing changed.
     Refused {
@@ -552,6 +599,7 @@ pub fn typescript() -> String {
         ApiError,
         ClientMessage,
         PendingInfo,
+        ClockInfo,
         OutcomeInfo,
         LogEntry,
         ErrorCode,

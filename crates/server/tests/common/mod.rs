@@ -36,6 +36,9 @@ pub fn registry() -> &'static Registry {
         r.add(Box::new(wrg1969::bot::register(bots::with_standard_bots(Host::new(
             wrg1969::Wrg1969::new(),
         )))));
+        r.add(Box::new(freemove::bot::register(bots::with_standard_bots(Host::new(
+            freemove::Freemove::new(),
+        )))));
         r
     })
 }
