@@ -1588,8 +1588,18 @@ impl Run<'_> {
         let Phase::PullOut { melees, settled, .. } = self.st.phase.clone() else { return };
         for id in melees {
             let Some(m) = self.st.melees.iter().find(|x| x.id == id).cloned() else { continue };
-            let leaving: Vec<Side> =
-                Side::BOTH.into_iter().filter(|s| choices[s.index()].contains(&id)).collect();
+            // A side with no stand left in the melee has nothing to pull out: its call is void,
+            // and round 2 goes to the other side by default (FMT-R-27).
+            let leaving: Vec<Side> = Side::BOTH
+                .into_iter()
+                .filter(|s| choices[s.index()].contains(&id))
+                .filter(|s| {
+                    m.members.iter().any(|i| {
+                        let x = &self.st.stands[*i];
+                        x.on_table && x.side == *s
+                    })
+                })
+                .collect();
             for side in &leaving {
                 let stands: Vec<StandId> = m
                     .members

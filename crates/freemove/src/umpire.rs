@@ -21,6 +21,7 @@
 //! - a retreat is no longer than the moves owed times the stand's normal move, a bonus move and
 //!   a rearrangement no longer than one normal move;
 //! - a window is as long as the clock's formula says (FMT-R-03);
+//! - a side pulls out only of a melee it has stands in;
 //! - the record replays to the same state.
 
 use crate::Freemove;
@@ -348,6 +349,11 @@ fn check_events(rules: &Freemove, step: &Step, bad: &mut impl FnMut(String)) {
                 };
                 if l >= w {
                     bad(format!("{loser}'s bowmen lost their morale test with {l} against {w}"));
+                }
+            }
+            Event::PulledOut { side, melee, points, .. } => {
+                if *points == 0 {
+                    bad(format!("{side} pulled out of melee {melee} with no stand in it"));
                 }
             }
             Event::Charged { stand, .. } => {
