@@ -12,6 +12,7 @@ import { BattleLog } from "./log.js";
 import { drawRoster } from "./roster.js";
 import { replayLink } from "./replay.js";
 import { refereePanel } from "./referee.js";
+import { ClockPanel } from "./clock.js";
 
 /** @typedef {import("./protocol").ServerMessage} ServerMessage */
 /** @typedef {import("./protocol").PendingInfo} PendingInfo */
@@ -36,6 +37,8 @@ export function game(id, token) {
   let role = "spectator";
   let version = 0;
   let over = false;
+  /** @type {ClockPanel | null} */
+  let clock = null;
 
   const conn = new GameConnection(id, token, receive, (open) => {
     $("connection").textContent = open ? "connected" : "reconnecting…";
@@ -110,6 +113,7 @@ export function game(id, token) {
         $("role").textContent = role === "spectator" ? "watching" : `you command ${role}`;
         $("role").className = `role ${role}`;
         $("side-panel").hidden = role === "spectator";
+        clock = new ClockPanel($("clock"), command, role !== "spectator");
         addReferee(m.game.ruleset);
         break;
       }
@@ -126,17 +130,32 @@ export function game(id, token) {
             el("b", { text: m.outcome.winner ? `${m.outcome.winner} wins` : "a draw" }), `: ${m.outcome.reason} `,
             replayLink(id), " ", el("a", { href: `/api/games/${id}/record`, download: `strategikon-${id}.json`, text: "download the record" }));
         }
-        if (changed) drags.cancel();
+        clock?.update(m.clock);
+        // In a timed window the state moves on as steps land: a drag goes on over it.
+        if (changed && !m.clock) drags.cancel();
         send({ type: "scene" });
         send({ type: "roster" });
         if (role !== "spectator") send({ type: "controls" });
         break;
       }
-      case "scene":
-        if (table.draw(/** @type {Scene} */ (/** @type {unknown} */ (m.scene)))) view.fit();
+      case "scene": {
+        const scene = /** @type {Scene} */ (/** @type {unknown} */ (m.scene));
+        if (table.draw(scene)) view.fit();
         decorate();
+        // Stands the rules hold fast (frozen in contact) are marked.
+        for (const p of scene.pieces) {
+          if (p.id && /\bfrozen\b/.test(p.detail)) table.pieces.get(p.id)?.classList.add("frozen");
+        }
         // Which state the table shows (tests and scripts wait for it to catch up).
         $("table").dataset.version = String(m.version);
+        break;
+      }
+      case "clock":
+        clock?.update(m.clock, m.note);
+        if (m.note) log.note(`clock: ${m.note}`);
+        break;
+      case "ping":
+        send({ type: "pong", t: m.t });
         break;
       case "controls":
         if (m.version === version) {
