@@ -426,6 +426,9 @@ fn pull_outs(rules: &Freemove, st: &State, side: Side, melees: &[u32]) -> Vec<u3
                 .sum()
         };
         let (ours, theirs) = (pts(side), pts(side.other()));
+        if ours == 0 {
+            continue;
+        }
         if m.winner != side && (ours as f64) < 0.6 * theirs as f64 {
             out.push(*id);
         }

@@ -340,13 +340,15 @@ impl Freemove {
         ignore: &[StandId],
     ) -> Option<(f64, StandId)> {
         let eps = self.eps();
-        let reach = d.length() + r.half_diagonal() * 2.0 + eps + 1.0;
-        let mid = r.centre + d * 0.5;
+        let (a, b) = (r.centre, r.centre + d);
+        let hd = r.half_diagonal();
         let mut best: Option<(f64, StandId)> = None;
         for o in
             st.stands.iter().filter(|o| o.on_table && o.side != side && !ignore.contains(&o.id))
         {
-            if o.rect.centre.distance(mid) > reach {
+            // Too far from the way for the circles round the two footprints to meet.
+            let reach = hd + o.rect.half_diagonal() + eps + SLACK;
+            if tabletop::geometry::point_segment_distance(o.rect.centre, a, b) > reach {
                 continue;
             }
             let f = |t: f64| r.translated(d * t).distance(&o.rect);
@@ -354,7 +356,7 @@ impl Freemove {
                 return Some((0.0, o.id));
             }
             let (mut lo, mut hi) = (0.0, 1.0);
-            for _ in 0..48 {
+            for _ in 0..36 {
                 let m1 = lo + (hi - lo) / 3.0;
                 let m2 = hi - (hi - lo) / 3.0;
                 if f(m1) <= f(m2) {

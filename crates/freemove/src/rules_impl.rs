@@ -1041,6 +1041,17 @@ impl RuleSet for Freemove {
                             format!("melee {id} cannot be left now"),
                         ));
                     }
+                    let mine = st.melees.iter().find(|x| x.id == *id).is_some_and(|x| {
+                        x.members
+                            .iter()
+                            .any(|i| st.stands[*i].on_table && st.stands[*i].side == side)
+                    });
+                    if !mine {
+                        return Err(refuse(
+                            "FMT-MELEE-22",
+                            format!("you have no stand left in melee {id} to pull out"),
+                        ));
+                    }
                 }
                 Ok(())
             }
