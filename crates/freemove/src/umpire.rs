@@ -492,6 +492,25 @@ fn check_melee(
             if st.side != s.side || !st.on_table {
                 bad(format!("{} counted for {} in a melee", st.name, s.side));
             }
+            // ×1.5 only in a square, a house, on a hill or behind a wall; always in a square.
+            if *h == p * halves && *p > 0 {
+                let wall = cur.stands.iter().any(|e| {
+                    e.on_table
+                        && e.side != st.side
+                        && e.rect.centre.distance(st.rect.centre) < 8.0
+                        && rules.crosses_wall(&cur.table, st.rect.centre, e.rect.centre)
+                });
+                let ok = st.square.is_some()
+                    || rules.house_at(&cur.table, st.rect.centre).is_some()
+                    || rules.hill_at(&cur.table, st.rect.centre).is_some()
+                    || wall;
+                if !ok {
+                    bad(format!("{} fought at ×1.5 in no defensive position", st.name));
+                }
+            }
+            if st.square.is_some() && *h != p * halves {
+                bad(format!("{} fought in square without its ×1.5", st.name));
+            }
         }
         let die = s.rolls.last().map_or(0, |r| r.value as u32);
         if s.product_halves != die * s.halves {
@@ -583,6 +602,14 @@ fn check_state(rules: &Freemove, before: &State, st: &State, bad: &mut impl FnMu
         }
     }
     let live: Vec<_> = st.stands.iter().filter(|s| s.on_table).collect();
+    // In the timed move every stand touching an enemy is frozen (FMT-TIME-11).
+    if st.clock().is_some() {
+        for s in &live {
+            if !s.frozen && !rules.enemies_touching(st, s.id).is_empty() {
+                bad(format!("{} touches an enemy in the timed move but is not frozen", s.name));
+            }
+        }
+    }
     for (i, a) in live.iter().enumerate() {
         let ra = shrunk(a.rect);
         for b in &live[i + 1..] {
