@@ -1128,7 +1128,7 @@ impl GameActor {
         let mut times = Vec::new();
         if !w.stuck {
             times.push(closes);
-            times.extend(clock.wake_ms);
+            times.extend(clock.wake_ms.filter(|&t| t < closes));
         }
         for side in Side::BOTH {
             let free = clock.free_ms[side.index()];
