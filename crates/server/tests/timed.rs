@@ -138,7 +138,7 @@ impl Timed {
     /// Reads for `d`, answering pings.
     async fn pump(&mut self, d: Duration) {
         let end = tokio::time::Instant::now() + d;
-        while let Ok(_) = tokio::time::timeout_at(end, self.recv()).await {}
+        while tokio::time::timeout_at(end, self.recv()).await.is_ok() {}
     }
 
     fn timed(&self) -> bool {
@@ -283,8 +283,8 @@ async fn both_sides_step_at_once_and_the_record_replays() {
         blue.refusals
     );
     // Both stamped near when they were sent, red before blue.
-    red.until(|r| r.timed() == false).await;
-    blue.until(|b| b.timed() == false).await;
+    red.until(|r| !r.timed()).await;
+    blue.until(|b| !b.timed()).await;
     finish(&mut red, &mut blue).await;
     let record = record_of(addr, &game.id).await;
     let timed = timed_commands(&record);
