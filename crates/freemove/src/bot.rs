@@ -72,6 +72,84 @@ fn nearest<'a>(
     best
 }
 
+/// The stands of one side in square cells, for nearest-stand questions that look only at the
+/// cells round the asker instead of at every stand.
+struct Grid {
+    cell: f64,
+    cols: usize,
+    rows: usize,
+    cells: Vec<Vec<StandId>>,
+}
+
+impl Grid {
+    const CELL: f64 = 8.0;
+
+    fn new(st: &State, of: Side) -> Grid {
+        let cell = Self::CELL;
+        let cols = ((st.table.width / cell).ceil() as usize).clamp(1, 4096);
+        let rows = ((st.table.height / cell).ceil() as usize).clamp(1, 4096);
+        let mut cells = vec![Vec::new(); cols * rows];
+        for s in st.stands_of(of) {
+            let (c, r) = Self::at(cell, cols, rows, s.rect.centre);
+            cells[r * cols + c].push(s.id);
+        }
+        Grid { cell, cols, rows, cells }
+    }
+
+    fn at(cell: f64, cols: usize, rows: usize, p: Point) -> (usize, usize) {
+        let c = ((p.x / cell).floor().max(0.0) as usize).min(cols - 1);
+        let r = ((p.y / cell).floor().max(0.0) as usize).min(rows - 1);
+        (c, r)
+    }
+
+    /// The stand nearest `from` edge to edge among those `filter` takes; ties to the lower ID.
+    fn nearest<'a>(
+        &self,
+        st: &'a State,
+        from: &Stand,
+        filter: impl Fn(&Stand) -> bool,
+    ) -> Option<(&'a Stand, f64)> {
+        let (c0, r0) = Self::at(self.cell, self.cols, self.rows, from.rect.centre);
+        let hd = from.rect.half_diagonal();
+        let mut best: Option<(&'a Stand, f64)> = None;
+        let far = self.cols.max(self.rows);
+        for k in 0..=far {
+            // Every stand in ring k has its centre at least (k - 1) cells from the asker's;
+            // all trays are the same size, so its gap is at least that less two half-diagonals.
+            if let Some((_, g)) = best
+                && (k as f64 - 1.0) * self.cell - 2.0 * hd > g
+            {
+                break;
+            }
+            let (lo_c, hi_c) = (c0.saturating_sub(k), (c0 + k).min(self.cols - 1));
+            let (lo_r, hi_r) = (r0.saturating_sub(k), (r0 + k).min(self.rows - 1));
+            for r in lo_r..=hi_r {
+                for c in lo_c..=hi_c {
+                    if c.abs_diff(c0).max(r.abs_diff(r0)) != k {
+                        continue;
+                    }
+                    for &id in &self.cells[r * self.cols + c] {
+                        let e = &st.stands[id];
+                        if !filter(e) {
+                            continue;
+                        }
+                        let lb =
+                            e.rect.centre.distance(from.rect.centre) - hd - e.rect.half_diagonal();
+                        if best.is_some_and(|(_, g)| lb > g) {
+                            continue;
+                        }
+                        let g = e.rect.distance(&from.rect);
+                        if best.is_none_or(|(b, bg)| g < bg || (g == bg && e.id < b.id)) {
+                            best = Some((e, g));
+                        }
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
 /// What the scripted general does now.
 pub fn decide(rules: &Freemove, st: &State, side: Side) -> Command {
     match &st.phase {
@@ -268,13 +346,14 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
         Square(Command),
     }
     let mut wishes: Vec<(f64, Wish)> = Vec::new();
+    let enemies = Grid::new(st, side.other());
     for s in st.stands_of(side) {
         if rules.may_move(st, s).is_err() || s.square.is_some() {
             continue;
         }
         let t = rules.troop(s);
         // 1. Light troops step back from slower enemies that could catch them (FMT-TIME-14).
-        let Some((e, gap)) = nearest(st, side.other(), s, |e| !e.frozen) else { continue };
+        let Some((e, gap)) = enemies.nearest(st, s, |e| !e.frozen) else { continue };
         let te = rules.troop(e);
         if missile_man(rules, s)
             && !missile_man(rules, e)
@@ -287,7 +366,7 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
             continue;
         }
         // 2. Charges at good odds.
-        let Some((target, tgap)) = nearest(st, side.other(), s, |_| true) else { continue };
+        let Some((target, tgap)) = enemies.nearest(st, s, |_| true) else { continue };
         let o = odds(rules, st, s, target);
         let wavering = matches!(s.morale, Morale::Wavering { .. });
         if !wavering && !missile_man(rules, s) && o >= 1.2 && tgap <= t.column + 0.5 {
@@ -331,8 +410,7 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
         if q.stands.iter().any(|i| rules.may_move(st, &st.stands[*i]).is_err()) {
             continue;
         }
-        let Some((e, gap)) =
-            nearest(st, side.other(), first, |e| !rules.troop(e).mounted && !e.frozen)
+        let Some((e, gap)) = enemies.nearest(st, first, |e| !rules.troop(e).mounted && !e.frozen)
         else {
             continue;
         };

@@ -262,15 +262,13 @@ impl Freemove {
 
     /// Whether `shooter` may shoot at `target` (FMT-R-35, FMT-DEF-05, FMT-DEF-06, FMT-FC-07).
     pub fn may_target(&self, st: &State, shooter: &Stand, target: &Stand) -> Result<(), Refusal> {
-        let (w, range) = self.may_shoot(st, shooter)?;
+        // The checks that look at one pair come first, those that look round the whole table
+        // (is either stand in contact?) only for a pair in range.
+        let Some((w, range)) = self.missile(shooter) else {
+            return self.may_shoot(st, shooter).map(|_| ());
+        };
         if !target.on_table || target.side == shooter.side {
             return Err(refuse("FMT-R-35", "the target must be an enemy stand on the table"));
-        }
-        if self.engaged(st, target) {
-            return Err(refuse(
-                "FMT-R-35",
-                format!("{} is in melee contact and cannot be shot at", target.name),
-            ));
         }
         let edge = Rect::from_front_centre(
             shooter.rect.front_centre(),
@@ -288,6 +286,13 @@ impl Freemove {
                     crate::geom::fmt_in(d),
                     range
                 ),
+            ));
+        }
+        self.may_shoot(st, shooter)?;
+        if self.engaged(st, target) {
+            return Err(refuse(
+                "FMT-R-35",
+                format!("{} is in melee contact and cannot be shot at", target.name),
             ));
         }
         let o = shooter.rect.front_centre();
