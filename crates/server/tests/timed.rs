@@ -452,3 +452,46 @@ async fn lag_is_credited_up_to_its_cap() {
         .unwrap_or_else(|| panic!("{:?}", red.notes));
     assert!(credited <= 20, "{:?}", red.notes);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_acts_when_its_hands_are_free() {
+    let db = sqlite_file("timed-bot");
+    let server = start(&db).await;
+    let addr = server.local_addr();
+    let game = create(
+        addr,
+        json!({ "scenario_text": scenario(3.0, 0.5), "scenario_file": "timed.toml", "red": "human", "blue": "scripted" }),
+    )
+    .await;
+    let mut red = Timed::join(addr, &game, "red").await;
+    red.send(json!({"kind": "ready"})).await;
+    red.until(Timed::timed).await;
+    let started = Instant::now();
+    red.until(|r| !r.timed()).await;
+    assert!(started.elapsed() >= Duration::from_millis(2500), "the window ran in real time");
+    let stored = common::store(&db).await.load(&game.id).await.unwrap().unwrap();
+    let blue: Vec<&Value> = stored
+        .record
+        .commands
+        .iter()
+        .filter(|c| {
+            c.actor == tabletop::Actor::Side(Side::Blue) && c.command.get("at_ms").is_some()
+        })
+        .map(|c| &c.command)
+        .collect();
+    assert!(!blue.is_empty(), "the bot acted in the window");
+    // Each of its commands comes once its hands are free: half a second after a step.
+    let mut free = 0;
+    for c in &blue {
+        let at = c["at_ms"].as_u64().unwrap();
+        assert!(at >= free, "{c} before its hands were free at {free}: {blue:?}");
+        if c["kind"] == "step" || c["kind"] == "column" || c["kind"] == "move_square" {
+            free = at + 500;
+        } else if c["kind"] == "wait" {
+            free = c["until_ms"].as_u64().unwrap();
+        }
+    }
+    let times: Vec<u64> =
+        timed_commands(&stored.record).iter().map(|(_, c)| c["at_ms"].as_u64().unwrap()).collect();
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "game time goes back: {times:?}");
+}
