@@ -1328,8 +1328,10 @@ impl GameActor {
         let Some(i) = self.conns.iter().position(|c| c.id == conn) else { return };
         let role = self.conns.remove(i).role;
         let Some(side) = role.side() else { return };
+        // A server stopping closes every connection: that calls time for nobody.
         if self.window.is_none()
             || self.finished
+            || self.shared.stopping.load(Ordering::Relaxed)
             || self.conns.iter().any(|c| c.role == role)
             || !matches!(self.seats[side.index()], Seat::Human { .. })
         {

@@ -495,3 +495,44 @@ async fn a_bot_acts_when_its_hands_are_free() {
         timed_commands(&stored.record).iter().map(|(_, c)| c["at_ms"].as_u64().unwrap()).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]), "game time goes back: {times:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_restarted_mid_window_resumes_its_clock() {
+    let db = sqlite_file("timed-restart");
+    let server = start(&db).await;
+    let addr = server.local_addr();
+    let game = create_timed(addr, &scenario(20.0, 0.5)).await;
+    let mut red = Timed::join(addr, &game, "red").await;
+    let mut blue = Timed::join(addr, &game, "blue").await;
+    open_window(&mut red, &mut blue).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    red.send(step(1, 10.0, 12.0, 0.0)).await;
+    red.until(|r| !r.notes.is_empty()).await;
+    let version = red.p.version;
+    // The server stops with both players connected: its closing their connections calls
+    // time for neither.
+    server.shutdown().await;
+    drop((red, blue));
+    let server = start(&db).await;
+    let addr = server.local_addr();
+    let mut red = Timed::join(addr, &game, "red").await;
+    assert!(red.timed(), "{}", red.p.pending);
+    assert!(red.p.version >= version);
+    let clock: Value = red
+        .p
+        .received
+        .iter()
+        .rev()
+        .find_map(|m| serde_json::from_str::<Value>(m).ok().filter(|v| v["type"] == "state"))
+        .unwrap()["clock"]
+        .clone();
+    // The window goes on from the game time its commands reached, not from 0 again.
+    assert!(clock["now_ms"].as_u64().unwrap() >= 600, "{clock}");
+    assert_eq!(clock["length_ms"], 20000);
+    // And it still takes commands.
+    red.pump(Duration::from_millis(700)).await;
+    red.send(step(1, 10.0, 14.0, 0.0)).await;
+    red.until(|r| r.notes.iter().any(|n| n.starts_with("stamped"))).await;
+    assert!(red.refusals.is_empty(), "{:?}", red.refusals);
+    server.shutdown().await;
+}
