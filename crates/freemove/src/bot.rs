@@ -278,7 +278,7 @@ fn step_toward(
     if len < 0.05 {
         return None;
     }
-    let (allow, _) = rules.allowance(st, s, Gait::Single, false);
+    let allow = rules.allowance_len(st, s, Gait::Single, false);
     let facing = face
         .and_then(|f| Facing::from_vector(f - s.rect.centre))
         .or_else(|| Facing::from_vector(d))
@@ -306,7 +306,7 @@ fn step_toward(
         }
         // A road may let the full step through where the ground would not; try the road
         // length when the way is on one.
-        let road = rules.allowance(st, s, Gait::Single, true).0;
+        let road = rules.allowance_len(st, s, Gait::Single, true);
         if road > allow && frac == 1.0 {
             let to = s.rect.centre + d * (road.min(len) / len);
             let c = Command::Step { at_ms: at, stand: s.id, to, facing: Some(f) };
@@ -417,7 +417,7 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
         if gap > rules.troop(e).normal + 2.0 {
             continue;
         }
-        let (allow, _) = rules.allowance(st, first, Gait::Square, false);
+        let allow = rules.allowance_len(st, first, Gait::Square, false);
         let away = (first.rect.centre - e.rect.centre).normalized().unwrap_or(Vec2::new(0.0, -1.0));
         wishes.push((
             20.0 - gap,
@@ -426,7 +426,9 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
     }
     // Best first; equal scores in the order found.
     wishes.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let best = wishes.into_iter().find_map(|(score, w)| {
+    // A general weighs his best few ideas, not every one.
+    const WISHES: usize = 16;
+    let best = wishes.into_iter().take(WISHES).find_map(|(score, w)| {
         let c = match w {
             Wish::Step { stand, goal, face } => {
                 step_toward(rules, st, &st.stands[stand], goal, Some(face), at)
@@ -552,7 +554,7 @@ pub fn candidates(rules: &Freemove, st: &State, side: Side, rng: &mut SeededDice
                     break;
                 }
                 let s = mine[rng.below(mine.len() as u32) as usize];
-                let (allow, _) = rules.allowance(st, s, Gait::Single, false);
+                let allow = rules.allowance_len(st, s, Gait::Single, false);
                 let ang = rng.below(360) as f64;
                 let len = allow * (1 + rng.below(4)) as f64 / 4.0;
                 let d = Facing::from_bearing_degrees(ang).vector() * len;

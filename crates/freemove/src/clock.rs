@@ -100,11 +100,13 @@ impl Run<'_> {
     pub fn land_until(&mut self, t: u64) {
         loop {
             let Some(clock) = self.st.clock() else { return };
-            let tie = clock.tie;
             let next = Side::BOTH
                 .iter()
                 .filter_map(|s| {
-                    clock.hands[s.index()].flight.as_ref().map(|f| (f.lands_ms, *s != tie, *s))
+                    clock.hands[s.index()]
+                        .flight
+                        .as_ref()
+                        .map(|f| (f.lands_ms, *s != clock.first_at(f.lands_ms), *s))
                 })
                 .filter(|(l, _, _)| *l <= t)
                 .min();
@@ -254,7 +256,11 @@ impl Run<'_> {
                 cost: m.cost,
                 allowance: m.allowance,
                 items: m.items,
-                basis: m.basis,
+                basis: {
+                    let road = gait == Gait::Single
+                        && self.rules.on_road(&self.st.table, from.centre, end.centre);
+                    self.rules.allowance(self.st, &s, gait, road).1
+                },
                 rules,
             });
             for e in self.rules.enemies_touching(self.st, *id) {
@@ -339,7 +345,10 @@ impl Freemove {
                 let h = &c.hands[s.index()];
                 !h.done && h.free_ms < c.length_ms
             })
-            .map(|s| (c.hands[s.index()].free_ms.max(c.now_ms), *s != c.tie, *s))
+            .map(|s| {
+                let t = c.hands[s.index()].free_ms.max(c.now_ms);
+                (t, *s != c.first_at(t), *s)
+            })
             .collect();
         v.sort();
         v.into_iter().map(|x| x.2).collect()
@@ -450,8 +459,14 @@ pub fn order_text(st: &State, o: &Order) -> String {
 }
 
 /// The phase of a new window.
-pub fn window_phase(length_ms: u64, tie: Side) -> Phase {
+pub fn window_phase(length_ms: u64, tie: Side, slot_ms: u64) -> Phase {
     Phase::Window {
-        clock: Clock { length_ms, now_ms: 0, hands: [Hands::default(), Hands::default()], tie },
+        clock: Clock {
+            length_ms,
+            now_ms: 0,
+            hands: [Hands::default(), Hands::default()],
+            tie,
+            slot_ms,
+        },
     }
 }

@@ -125,6 +125,29 @@ impl Freemove {
             .any(|l| l.kind == LineKind::Wall && !l.centreline_crossings(a, b).is_empty())
     }
 
+    /// The allowance of one step.
+    pub fn allowance_len(&self, st: &State, s: &Stand, gait: Gait, on_road: bool) -> f64 {
+        let t = self.troop(s);
+        match gait {
+            Gait::Square => {
+                let slowest = s
+                    .square
+                    .and_then(|q| st.square(q))
+                    .map(|q| {
+                        q.stands
+                            .iter()
+                            .map(|i| self.troop(&st.stands[*i]).normal)
+                            .fold(t.normal, f64::min)
+                    })
+                    .unwrap_or(t.normal);
+                slowest / 2.0
+            }
+            Gait::Column => t.column,
+            Gait::Single if on_road => t.column,
+            Gait::Single => t.normal,
+        }
+    }
+
     /// The allowance of one step and what set it.
     pub fn allowance(&self, st: &State, s: &Stand, gait: Gait, on_road: bool) -> (f64, String) {
         let t = self.troop(s);
@@ -197,7 +220,9 @@ impl Freemove {
         }
         let t = self.troop(s);
         let road = gait == Gait::Single && self.on_road(table, a, b);
-        let (allowance, basis) = self.allowance(st, s, gait, road);
+        // What set the allowance is put into words only for a step that lands.
+        let allowance = self.allowance_len(st, s, gait, road);
+        let basis = String::new();
         let length = a.distance(b);
         let mut rules = vec![RuleId::new("FMT-TIME-07")];
         if road || gait == Gait::Column {
@@ -207,6 +232,7 @@ impl Freemove {
             rules.push(RuleId::new("FMT-SQ-05"));
         }
         let mut items = Vec::new();
+        let mut whole: Option<String> = None;
         let mut broken_len = 0.0;
         for area in &table.areas {
             if broken(area.kind) {
@@ -279,6 +305,11 @@ impl Freemove {
                         } else {
                             self.data.rules.terrain.wall_foot
                         };
+                        if share >= 1.0 {
+                            // A crossing that costs a whole move is the whole step.
+                            whole = Some(name_of(&l.name, "a wall").to_string());
+                            continue;
+                        }
                         items.push(CostItem {
                             inches: share * t.normal * n as f64,
                             factor: 1.0,
@@ -292,6 +323,15 @@ impl Freemove {
                 }
                 _ => {}
             }
+        }
+        if let Some(name) = whole {
+            let so_far: f64 = items.iter().map(|i| i.inches * i.factor).sum();
+            items.push(CostItem {
+                inches: (allowance - so_far).max(0.0),
+                factor: 1.0,
+                what: format!("crossing {name} takes the whole move (not in the source)"),
+                rule: RuleId::new("FMT-TIME-09"),
+            });
         }
         let cost: f64 = items.iter().map(|i| i.inches * i.factor).sum();
         if cost > allowance + SLACK {

@@ -62,7 +62,7 @@ impl Freemove {
                 }
             }
             Event::WindowOpened { length_ms, tie, .. } => {
-                st.phase = window_phase(*length_ms, *tie);
+                st.phase = window_phase(*length_ms, *tie, st.handling_ms);
                 st.initiative = *tie;
                 let frozen: Vec<bool> = st
                     .stands
@@ -258,6 +258,12 @@ impl Freemove {
     /// Where a set of infantry would stand in square, facing out round their centre, one
     /// stand a face and a fifth inside (not in the source).
     pub fn square_layout(&self, st: &State, stands: &[StandId]) -> Result<Vec<Rect>, Refusal> {
+        if st.grid.is_some() {
+            return Err(refuse(
+                "FMT-TIME-19",
+                "on the grid every stand moves cell by cell: no squares",
+            ));
+        }
         let min = self.data.rules.square.minimum_stands;
         if stands.len() < min || stands.len() > 5 {
             return Err(refuse("FMT-SQ-01", format!("a square is {min} or 5 infantry stands")));
@@ -524,6 +530,12 @@ impl Freemove {
             }
             Command::Column { at_ms, stands, to } => {
                 self.check_timed(st, side, *at_ms)?;
+                if st.grid.is_some() {
+                    return Err(refuse(
+                        "FMT-TIME-19",
+                        "on the grid every stand moves cell by cell: no columns",
+                    ));
+                }
                 for i in stands {
                     let s = self.own_stand(st, side, *i)?;
                     self.may_move(st, s)?;
@@ -883,6 +895,22 @@ impl Run<'_> {
     }
 }
 
+impl Freemove {
+    /// The sides that may act now, as `pending` names them (without its words).
+    pub fn waiting(&self, st: &State) -> Vec<Side> {
+        let open = |o: [bool; 2]| Side::BOTH.into_iter().filter(|s| !o[s.index()]).collect();
+        match &st.phase {
+            Phase::Over => Vec::new(),
+            Phase::Ready { orders } => open([orders[0].is_some(), orders[1].is_some()]),
+            Phase::Window { clock } => self.timed_sides(clock),
+            Phase::Rearrange { orders } => open([orders[0].is_some(), orders[1].is_some()]),
+            Phase::Fire { orders } => open([orders[0].is_some(), orders[1].is_some()]),
+            Phase::PullOut { orders, .. } => open([orders[0].is_some(), orders[1].is_some()]),
+            Phase::Bonus { queue } => vec![queue[0].side],
+        }
+    }
+}
+
 impl RuleSet for Freemove {
     type Scenario = Scenario;
     type State = State;
@@ -1009,7 +1037,7 @@ impl RuleSet for Freemove {
             return Ok(());
         }
         let side = self.actor_side(actor)?;
-        let waiting = self.pending(st).sides();
+        let waiting = self.waiting(st);
         match (&st.phase, cmd) {
             (Phase::Ready { orders }, Command::Ready(o)) => {
                 if orders[side.index()].is_some() {

@@ -157,8 +157,12 @@ pub struct Clock {
     pub now_ms: u64,
     /// Red's and blue's hands.
     pub hands: [Hands; 2],
-    /// The side that goes first at the next tie (FMT-R-06).
+    /// The side that won the window's initiative: it goes first at ties in the first handling
+    /// time of the window, the other side in the second, and so on in turn (FMT-R-06).
     pub tie: Side,
+    /// The handling time, the length of one turn of the ties.
+    #[serde(default)]
+    pub slot_ms: u64,
 }
 
 /// A stand's place in a rearrangement, a bonus move or a step command.
@@ -307,6 +311,18 @@ pub struct State {
     pub outcome: Option<tabletop::Outcome>,
     /// The side that won this game move's initiative roll (FMT-R-06).
     pub initiative: Side,
+}
+
+impl Clock {
+    /// The side that goes first at a tie at `t`: the initiative's winner in the first, third, …
+    /// handling time of the window, the other side in the second, fourth, … (FMT-R-06).
+    pub fn first_at(&self, t: u64) -> Side {
+        if self.slot_ms == 0 || (t / self.slot_ms).is_multiple_of(2) {
+            self.tie
+        } else {
+            self.tie.other()
+        }
+    }
 }
 
 impl State {

@@ -191,8 +191,9 @@ fn contact_freezes_both_stands_and_only_them_fmt_time_11_12_r_07() {
 #[test]
 fn a_counter_charge_stops_an_advance_fmt_time_13() {
     let mut t = facing_off(16.0, "heavy_infantry");
-    // Blue wins the ties: its step lands first.
-    t.ready(&[1, 6]);
+    // Red wins the initiative; ties alternate by handling time (FMT-R-06), so at 4 s, in the
+    // second turn, blue's step lands first.
+    t.ready(&[6, 1]);
     t.step(Side::Red, 0, 20.0, 13.5, None);
     t.step(Side::Blue, 2, 20.0, 12.5, None);
     t.done(Side::Blue, &[]);
@@ -211,7 +212,8 @@ fn a_counter_charge_stops_an_advance_fmt_time_13() {
 #[test]
 fn archers_counter_move_away_from_slower_heavy_infantry_fmt_time_14() {
     let mut t = facing_off(15.5, "archers");
-    t.ready(&[6, 1]);
+    // Blue wins the initiative, so red has the tie at 4 s, the second turn (FMT-R-06).
+    t.ready(&[1, 6]);
     // Blue's heavy infantry step 4" at the archers; the archers step back 6" at the same
     // moment, and land first on the tie.
     t.step(Side::Blue, 2, 20.0, 11.5, None);
