@@ -254,6 +254,52 @@ pub fn controls(rules: &Freemove, st: &State, side: Side) -> Controls {
                         json!({"kind": "fire_and_charge", "at_ms": at, "stand": s.id}),
                     ));
                 }
+                // A file behind it makes it a column's head (FMT-R-34): march the column.
+                let file = file_behind(rules, st, s);
+                if file.len() >= 2 && s.square.is_none() {
+                    let len = rules.troop(s).column;
+                    for (label, share) in
+                        [("March the column", 1.0), ("March the column half a move", 0.5)]
+                    {
+                        let to = s.rect.centre + s.rect.facing.vector() * (len * share);
+                        let cmd =
+                            crate::state::Command::Column { at_ms: at, stands: file.clone(), to };
+                        if rules.check(st, tabletop::Actor::Side(side), &cmd).is_ok()
+                            && let Ok(json) = serde_json::to_value(&cmd)
+                        {
+                            actions.push(Action::send(
+                                format!(
+                                    "{label} of {} {}\" ahead",
+                                    file.len(),
+                                    fmt_in(len * share)
+                                ),
+                                &["FMT-TIME-08", "FMT-R-34"],
+                                json,
+                            ));
+                        }
+                    }
+                }
+                // A square's first stand carries the square's moves (FMT-SQ-05).
+                if let Some(q) = s.square.and_then(|q| st.square(q))
+                    && q.stands.first() == Some(&s.id)
+                {
+                    let half = rules.allowance_len(st, s, crate::geom::Gait::Square, false);
+                    for (label, dir) in
+                        [("Move the square ahead", 1.0), ("Move the square back", -1.0)]
+                    {
+                        let by = s.rect.facing.vector() * (half * dir);
+                        let cmd = crate::state::Command::MoveSquare { at_ms: at, square: q.id, by };
+                        if rules.check(st, tabletop::Actor::Side(side), &cmd).is_ok()
+                            && let Ok(json) = serde_json::to_value(&cmd)
+                        {
+                            actions.push(Action::send(
+                                format!("{label} {}\"", fmt_in(half)),
+                                &["FMT-SQ-05", "FMT-SQ-07"],
+                                json,
+                            ));
+                        }
+                    }
+                }
                 c.units.push(UnitControl {
                     unit: s.id.to_string(),
                     label: s.name.clone(),
@@ -396,4 +442,27 @@ pub fn measure(
         }
     }
     Some(m)
+}
+
+/// The stand and the file of stands of its type standing nose to tail behind it, facing as it
+/// does: a column with it at the head (FMT-R-34); just the stand if none stands behind.
+pub fn file_behind(rules: &Freemove, st: &State, head: &crate::state::Stand) -> Vec<usize> {
+    let mut file = vec![head.id];
+    let mut last = head;
+    while let Some(next) = st.stands_of(head.side).find(|o| {
+        !file.contains(&o.id)
+            && o.troop == head.troop
+            && o.square.is_none()
+            && o.rect.facing.angle_to(last.rect.facing).abs() < 1e-3
+            && (last.rect.centre - last.rect.facing.vector() * last.rect.depth)
+                .distance(o.rect.centre)
+                <= rules.eps() + crate::geom::SLACK
+    }) {
+        file.push(next.id);
+        last = next;
+        if file.len() >= 64 {
+            break;
+        }
+    }
+    file
 }
