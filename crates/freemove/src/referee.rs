@@ -282,7 +282,7 @@ impl Freemove {
         };
         let (rp, rh) = total(red)?;
         let (bp, bh) = total(blue)?;
-        if dice.len() < 2 || dice.len() % 2 != 0 || dice.len() > 40 {
+        if dice.len() < 2 || !dice.len().is_multiple_of(2) || dice.len() > 40 {
             return Err(RefereeError::Malformed("the dice come in pairs, red then blue".into()));
         }
         let mut winner = None;

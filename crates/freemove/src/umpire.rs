@@ -351,10 +351,8 @@ fn check_events(rules: &Freemove, step: &Step, bad: &mut impl FnMut(String)) {
                     bad(format!("{loser}'s bowmen lost their morale test with {l} against {w}"));
                 }
             }
-            Event::PulledOut { side, melee, points, .. } => {
-                if *points == 0 {
-                    bad(format!("{side} pulled out of melee {melee} with no stand in it"));
-                }
+            Event::PulledOut { side, melee, points: 0, .. } => {
+                bad(format!("{side} pulled out of melee {melee} with no stand in it"));
             }
             Event::Charged { stand, .. } => {
                 let s = &cur.stands[*stand];

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use freemove::state::{Command, Phase, ReadyOrders};
 use tabletop::geometry::Point;
-use tabletop::rules::{RuleSet, Side};
+use tabletop::rules::Side;
 
 /// Four red heavy infantry in a block at (20, 10), blue horse to the north; a minute on the
 /// clock.
