@@ -49,29 +49,6 @@ impl Bot<Freemove> for Scripted {
     }
 }
 
-fn nearest<'a>(
-    st: &'a State,
-    of: Side,
-    from: &Stand,
-    filter: impl Fn(&Stand) -> bool,
-) -> Option<(&'a Stand, f64)> {
-    // The edge gap is at least the centres' distance less both half-diagonals: a stand whose
-    // bound is already beyond the best gap is not measured.
-    let mut best: Option<(&'a Stand, f64)> = None;
-    let hd = from.rect.half_diagonal();
-    for e in st.stands_of(of).filter(|e| filter(e)) {
-        let lb = e.rect.centre.distance(from.rect.centre) - hd - e.rect.half_diagonal();
-        if best.is_some_and(|(_, g)| lb > g) {
-            continue;
-        }
-        let g = e.rect.distance(&from.rect);
-        if best.is_none_or(|(b, bg)| g < bg || (g == bg && e.id < b.id)) {
-            best = Some((e, g));
-        }
-    }
-    best
-}
-
 /// The stands of one side in square cells, for nearest-stand questions that look only at the
 /// cells round the asker instead of at every stand.
 struct Grid {
@@ -452,11 +429,12 @@ fn window(rules: &Freemove, st: &State, side: Side) -> Command {
 
 fn rearrange(rules: &Freemove, st: &State, side: Side) -> Vec<Placement> {
     let mut out = Vec::new();
+    let enemies = Grid::new(st, side.other());
     for s in st.stands_of(side) {
         if rules.may_rearrange(st, s).is_err() {
             continue;
         }
-        let Some((e, _)) = nearest(st, side.other(), s, |_| true) else { continue };
+        let Some((e, _)) = enemies.nearest(st, s, |_| true) else { continue };
         let Some(f) = Facing::from_vector(e.rect.centre - s.rect.centre) else { continue };
         if f.angle_to(s.rect.facing).abs() < 0.5 {
             continue;
@@ -519,9 +497,10 @@ fn pull_outs(rules: &Freemove, st: &State, side: Side, melees: &[u32]) -> Vec<u3
 fn bonus(rules: &Freemove, st: &State, side: Side) -> Vec<Placement> {
     let Phase::Bonus { queue } = &st.phase else { return Vec::new() };
     let mut out = Vec::new();
+    let enemies = Grid::new(st, side.other());
     for id in &queue[0].stands {
         let s = &st.stands[*id];
-        let Some((e, gap)) = nearest(st, side.other(), s, |e| !e.frozen) else { continue };
+        let Some((e, gap)) = enemies.nearest(st, s, |e| !e.frozen) else { continue };
         if gap > rules.troop(s).normal - 0.1 || odds(rules, st, s, e) < 1.2 {
             continue;
         }

@@ -1778,14 +1778,14 @@ impl Freemove {
         let (r, b) = (share(Side::Red), share(Side::Blue));
         let cut = self.data.rules.victory.broken_share;
         let pct = |x: f64| (x * 100.0).round();
+        let winner = if (r - b).abs() < 1e-12 {
+            None
+        } else if r > b {
+            Some(Side::Red)
+        } else {
+            Some(Side::Blue)
+        };
         if r <= cut || b <= cut {
-            let winner = if (r - b).abs() < 1e-12 {
-                None
-            } else if r > b {
-                Some(Side::Red)
-            } else {
-                Some(Side::Blue)
-            };
             return Some((
                 winner,
                 format!(
@@ -1796,13 +1796,6 @@ impl Freemove {
             ));
         }
         if at_end {
-            let winner = if (r - b).abs() < 1e-12 {
-                None
-            } else if r > b {
-                Some(Side::Red)
-            } else {
-                Some(Side::Blue)
-            };
             return Some((
                 winner,
                 format!(

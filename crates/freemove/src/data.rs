@@ -5,7 +5,7 @@
 //! file, line and column.
 
 use serde::{Deserialize, Serialize};
-use tabletop::diagnostics::{Diagnostics, FieldPath, Problems, Source, TomlDoc};
+use tabletop::diagnostics::{Diagnostics, Problems, Source, read_whole};
 
 /// The embedded data files: (file name, text).
 pub const EMBEDDED: [(&str, &str); 3] = [
@@ -267,9 +267,9 @@ impl Data {
             ));
             return Err(all);
         }
-        let troops = read(&sources[0], &mut all, validate_troops);
-        let missiles = read(&sources[1], &mut all, validate_missiles);
-        let rules = read(&sources[2], &mut all, validate_rules);
+        let troops = read_whole(&sources[0], &mut all, validate_troops);
+        let missiles = read_whole(&sources[1], &mut all, validate_missiles);
+        let rules = read_whole(&sources[2], &mut all, validate_rules);
         match (troops, missiles, rules) {
             (Some(t), Some(m), Some(r)) if all.is_empty() => {
                 Ok(Data { troops: t.troop, weapons: m.weapon, killing: m.killing, rules: r })
@@ -286,32 +286,6 @@ impl Data {
     /// The weapon of this kind.
     pub fn weapon(&self, kind: WeaponKind) -> Option<&Weapon> {
         self.weapons.iter().find(|w| w.id == kind)
-    }
-}
-
-fn read<T: serde::de::DeserializeOwned>(
-    src: &Source,
-    all: &mut Diagnostics,
-    validate: impl FnOnce(&T, &mut Problems<'_>),
-) -> Option<T> {
-    let doc = match TomlDoc::parse(src) {
-        Ok(d) => d,
-        Err(e) => {
-            all.0.extend(e.0);
-            return None;
-        }
-    };
-    let mut p = doc.problems();
-    let v: Option<T> = doc.section(FieldPath::root(), &mut p);
-    if let Some(v) = &v {
-        validate(v, &mut p);
-    }
-    match p.finish_with(v) {
-        Ok(v) => v,
-        Err(e) => {
-            all.0.extend(e.0);
-            None
-        }
     }
 }
 

@@ -151,23 +151,14 @@ impl Freemove {
     /// The allowance of one step and what set it.
     pub fn allowance(&self, st: &State, s: &Stand, gait: Gait, on_road: bool) -> (f64, String) {
         let t = self.troop(s);
-        match gait {
-            Gait::Square => {
-                let stands: Vec<&Stand> = s
-                    .square
-                    .and_then(|q| st.square(q))
-                    .map(|q| q.stands.iter().map(|i| &st.stands[*i]).collect())
-                    .unwrap_or_default();
-                let slowest = stands.iter().map(|m| self.troop(m).normal).fold(t.normal, f64::min);
-                (
-                    slowest / 2.0,
-                    format!("half the slowest infantry move in the square, {}\"", slowest),
-                )
-            }
-            Gait::Column => (t.column, format!("{} in column, {}\"", t.name, t.column)),
-            Gait::Single if on_road => (t.column, format!("{} on a road, {}\"", t.name, t.column)),
-            Gait::Single => (t.normal, format!("{} normal move, {}\"", t.name, t.normal)),
-        }
+        let a = self.allowance_len(st, s, gait, on_road);
+        let basis = match gait {
+            Gait::Square => format!("half the slowest infantry move in the square, {}\"", a * 2.0),
+            Gait::Column => format!("{} in column, {a}\"", t.name),
+            Gait::Single if on_road => format!("{} on a road, {a}\"", t.name),
+            Gait::Single => format!("{} normal move, {a}\"", t.name),
+        };
+        (a, basis)
     }
 
     /// Whether the whole straight way from `a` to `b` lies on a road.

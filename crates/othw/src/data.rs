@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-use tabletop::diagnostics::{Diagnostics, Problems, Source, TomlDoc};
+use tabletop::diagnostics::{Diagnostics, Problems, Source, TomlDoc, read_whole};
 
 /// The embedded data files: (file name, text).
 pub const EMBEDDED: [(&str, &str); 7] = [
@@ -662,32 +662,6 @@ impl Data {
     /// The general with this name.
     pub fn general(&self, name: &str) -> Option<&GeneralProfile> {
         self.generals.iter().find(|g| g.name == name)
-    }
-}
-
-fn read_whole<T: serde::de::DeserializeOwned>(
-    src: &Source,
-    all: &mut Diagnostics,
-    validate: impl FnOnce(&T, &mut Problems<'_>),
-) -> Option<T> {
-    let doc = match TomlDoc::parse(src) {
-        Ok(d) => d,
-        Err(e) => {
-            all.0.extend(e.0);
-            return None;
-        }
-    };
-    let mut p = doc.problems();
-    let v: Option<T> = doc.section(tabletop::diagnostics::FieldPath::root(), &mut p);
-    if let Some(v) = &v {
-        validate(v, &mut p);
-    }
-    match p.finish_with(v) {
-        Ok(v) => v,
-        Err(e) => {
-            all.0.extend(e.0);
-            None
-        }
     }
 }
 

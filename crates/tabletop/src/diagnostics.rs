@@ -1014,6 +1014,35 @@ impl<'d> Problems<'d> {
     }
 }
 
+/// Reads a whole data file as one typed table, then `validate`s it; every problem (TOML syntax,
+/// unknown or missing fields, wrong types, and what `validate` finds) goes into `all` with its
+/// file, line and column, and the table comes back only if there was none.
+pub fn read_whole<T: DeserializeOwned>(
+    src: &Source,
+    all: &mut Diagnostics,
+    validate: impl FnOnce(&T, &mut Problems<'_>),
+) -> Option<T> {
+    let doc = match TomlDoc::parse(src) {
+        Ok(d) => d,
+        Err(e) => {
+            all.0.extend(e.0);
+            return None;
+        }
+    };
+    let mut p = doc.problems();
+    let v: Option<T> = doc.section(FieldPath::root(), &mut p);
+    if let Some(v) = &v {
+        validate(v, &mut p);
+    }
+    match p.finish_with(v) {
+        Ok(v) => v,
+        Err(e) => {
+            all.0.extend(e.0);
+            None
+        }
+    }
+}
+
 /// The value of a top-level `ruleset = "…"` line of a scenario file, if it has one: how an
 /// uploaded or named file says which rule set reads it.
 pub fn declared_ruleset(text: &str) -> Option<String> {
