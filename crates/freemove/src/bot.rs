@@ -130,6 +130,8 @@ impl Grid {
 /// What the scripted general does now.
 pub fn decide(rules: &Freemove, st: &State, side: Side) -> Command {
     match &st.phase {
+        // The scenario's positions are the general's own plan of deployment.
+        Phase::Deploy { .. } => Command::Deploy { placements: Vec::new() },
         Phase::Ready { .. } => Command::Ready(ready(rules, st, side)),
         Phase::Window { .. } => window(rules, st, side),
         Phase::Rearrange { .. } => Command::Rearrange { moves: rearrange(rules, st, side) },
@@ -519,6 +521,7 @@ fn bonus(rules: &Freemove, st: &State, side: Side) -> Vec<Placement> {
 pub fn candidates(rules: &Freemove, st: &State, side: Side, rng: &mut SeededDice) -> Vec<Command> {
     let mut out = vec![decide(rules, st, side)];
     match &st.phase {
+        Phase::Deploy { .. } => {}
         Phase::Ready { .. } => out.push(Command::Ready(ReadyOrders::default())),
         Phase::Window { .. } => {
             let at = rules.free_at(st, side).unwrap_or(0);

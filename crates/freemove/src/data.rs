@@ -185,6 +185,14 @@ pub struct MeleeData {
     pub bonus_chain_limit: u32,
 }
 
+/// Deployment (not in the source).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeploymentData {
+    /// How far from its own edge a side deploys, in inches.
+    pub depth: f64,
+}
+
 /// Squares (not in the source: the size).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -229,6 +237,8 @@ pub struct RulesData {
     pub contact: ContactData,
     /// Melee.
     pub melee: MeleeData,
+    /// Deployment.
+    pub deployment: DeploymentData,
     /// Squares.
     pub square: SquareData,
     /// Terrain.
@@ -405,6 +415,9 @@ fn validate_rules(r: &RulesData, p: &mut Problems<'_>) {
     }
     if r.melee.bonus_chain_limit == 0 || r.melee.bonus_chain_limit > 1000 {
         p.error("melee.bonus_chain_limit", "1 to 1000");
+    }
+    if !(r.deployment.depth.is_finite() && r.deployment.depth > 0.0) {
+        p.error("deployment.depth", "a positive number of inches");
     }
     if r.square.minimum_stands < 2 || r.square.minimum_stands > 64 {
         p.error("square.minimum_stands", "2 to 64");

@@ -65,10 +65,12 @@ pub fn rules(e: &Event) -> Vec<RuleId> {
         Event::TimeCalled { .. } => ids(&["FMT-TIME-16", "FMT-R-11"]),
         Event::WindowClosed { .. } => ids(&["FMT-TIME-10"]),
         Event::Submitted { orders, .. } => match orders {
+            Secret::Deploy { .. } => ids(&["FMT-NIS-01"]),
             Secret::Rearrange { .. } => ids(&["FMT-REARR-01", "FMT-R-33"]),
             Secret::Fire { .. } => ids(&["FMT-TIME-15", "FMT-R-35"]),
             Secret::PullOut { .. } => ids(&["FMT-MELEE-22", "FMT-R-29"]),
         },
+        Event::Deployed { .. } => ids(&["FMT-NIS-01"]),
         Event::Rearranged { .. } => ids(&["FMT-REARR-01", "FMT-REARR-02"]),
         Event::NotRearranged { rule, .. } => vec![rule.clone()],
         Event::Shot { rules, .. } => rules.clone(),
@@ -135,7 +137,7 @@ pub fn describe(e: &Event) -> String {
             format!("{who} calls a Fire and Charge at {}", secs(*at_ms))
         }
         Event::WindowOpened { length_ms, basis, tie, rolls, .. } => format!(
-            "the timed move begins: {} on the clock ({basis}); initiative dice {} — {tie} wins ties",
+            "the timed move begins: {} on the clock ({basis}); initiative dice {} — {tie} wins the initiative and goes first at ties, the sides taking turns every handling time",
             secs(*length_ms),
             dice(rolls)
         ),
@@ -204,7 +206,9 @@ pub fn describe(e: &Event) -> String {
                 )
             }
         }
+        Event::Deployed { who, to, .. } => format!("{who} is deployed at {}", fmt_pt(to.centre)),
         Event::Submitted { side, orders } => match orders {
+            Secret::Deploy { .. } => format!("{side} has placed its stands"),
             Secret::Rearrange { .. } => format!("{side} hands in its rearrangement"),
             Secret::Fire { .. } => format!("{side} names its targets"),
             Secret::PullOut { .. } => format!("{side} declares whether it pulls out"),
@@ -279,6 +283,10 @@ pub fn describe(e: &Event) -> String {
             fmt_pt(to.centre)
         ),
         Event::PhaseBegun { phase } => match phase {
+            crate::state::Phase::Deploy { .. } => {
+                "both sides place their stands near their own edges, in secret (not in the source)"
+                    .into()
+            }
             crate::state::Phase::Ready { .. } => {
                 "both sides declare squares and Fire and Charge, then say they are ready".into()
             }

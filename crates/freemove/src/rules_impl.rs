@@ -149,6 +149,9 @@ impl Freemove {
                 }
             }
             Event::Submitted { side, orders } => match (&mut st.phase, orders) {
+                (Phase::Deploy { orders: o }, Secret::Deploy { placements }) => {
+                    o[side.index()] = Some(placements.clone())
+                }
                 (Phase::Rearrange { orders: o }, Secret::Rearrange { moves }) => {
                     o[side.index()] = Some(moves.clone())
                 }
@@ -160,7 +163,8 @@ impl Freemove {
                 }
                 _ => {}
             },
-            Event::Rearranged { stand, to, .. }
+            Event::Deployed { stand, to, .. }
+            | Event::Rearranged { stand, to, .. }
             | Event::Closed { stand, to, .. }
             | Event::BonusMoved { stand, to, .. } => {
                 st.stands[*stand].rect = *to;
@@ -652,6 +656,58 @@ impl Freemove {
         Ok(())
     }
 
+    /// A side's hidden deployment: its own stands, each once, wholly within the deployment
+    /// depth of its edge, on ground it may stand on, none on another (not in the source).
+    fn check_deployment(
+        &self,
+        st: &State,
+        side: Side,
+        placements: &[Placement],
+    ) -> Result<(), Refusal> {
+        let depth = self.data.rules.deployment.depth;
+        let mut ends: Vec<(StandId, Rect)> = Vec::new();
+        for p in placements {
+            let s = self.own_stand(st, side, p.stand)?;
+            if ends.iter().any(|(i, _)| *i == p.stand) {
+                return Err(refuse("FMT-NIS-01", format!("{} is placed twice", s.name)));
+            }
+            let f = facing_of(p.facing)?;
+            if !(p.to.is_finite() && p.to.x.abs() < 1e6 && p.to.y.abs() < 1e6) {
+                return Err(refuse("FMT-NIS-01", "a place on the table"));
+            }
+            let r = self.footprint(p.to, f);
+            if r.corners().iter().any(|c| self.from_edge(st, side, *c) > depth + SLACK) {
+                return Err(refuse(
+                    "FMT-NIS-01",
+                    format!(
+                        "{} must stand within {depth}\" of your edge (not in the source)",
+                        s.name
+                    ),
+                ));
+            }
+            // Judged as a step that ends there: the table, water, houses.
+            let mut moved = s.clone();
+            moved.rect = r;
+            self.measure_way(st, &moved, &r, &r, Gait::Single, true)?;
+            ends.push((p.stand, r));
+        }
+        let placed: Vec<StandId> = ends.iter().map(|(i, _)| *i).collect();
+        let mut all: Vec<(StandId, Rect)> = ends.clone();
+        all.extend(st.stands_of(side).filter(|s| !placed.contains(&s.id)).map(|s| (s.id, s.rect)));
+        for (k, (i, a)) in all.iter().enumerate() {
+            if let Some((j, _)) = all[k + 1..].iter().find(|(_, b)| a.overlaps(b)) {
+                return Err(refuse(
+                    "FMT-NIS-01",
+                    format!(
+                        "{} and {} would stand on each other",
+                        st.stands[*i].name, st.stands[*j].name
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     fn check_bonus(&self, st: &State, side: Side, moves: &[Placement]) -> Result<(), Refusal> {
         let Phase::Bonus { queue } = &st.phase else {
             return Err(refuse("FMT-MELEE-14", "no bonus move is owed"));
@@ -757,6 +813,22 @@ impl Run<'_> {
         }
         match cmd {
             Command::Ready(o) => self.ready(side, o),
+            Command::Deploy { placements } => {
+                self.emit(Event::Submitted {
+                    side,
+                    orders: Secret::Deploy { placements: placements.clone() },
+                });
+                if let Phase::Deploy { orders: [Some(r), Some(b)] } = &self.st.phase {
+                    let all: Vec<Placement> = r.iter().chain(b.iter()).cloned().collect();
+                    for p in all {
+                        let who = self.st.stands[p.stand].name.clone();
+                        let to = self.rules.footprint(p.to, Facing::from_bearing_degrees(p.facing));
+                        self.emit(Event::Deployed { stand: p.stand, who, to });
+                    }
+                    self.emit(Event::PhaseBegun { phase: Phase::Ready { orders: [None, None] } });
+                }
+                return;
+            }
             Command::Step { at_ms, stand, to, facing } => {
                 let f = facing.unwrap_or_else(|| bearing(self.st.stands[*stand].rect.facing));
                 let h = self.st.handling_ms;
@@ -901,6 +973,7 @@ impl Freemove {
         let open = |o: [bool; 2]| Side::BOTH.into_iter().filter(|s| !o[s.index()]).collect();
         match &st.phase {
             Phase::Over => Vec::new(),
+            Phase::Deploy { orders } => open([orders[0].is_some(), orders[1].is_some()]),
             Phase::Ready { orders } => open([orders[0].is_some(), orders[1].is_some()]),
             Phase::Window { clock } => self.timed_sides(clock),
             Phase::Rearrange { orders } => open([orders[0].is_some(), orders[1].is_some()]),
@@ -961,6 +1034,10 @@ impl RuleSet for Freemove {
         };
         let gm = st.game_move;
         match &st.phase {
+            Phase::Deploy { orders } => both(
+                &[orders[0].is_some(), orders[1].is_some()],
+                "before the battle: place your stands near your edge, in secret".to_string(),
+            ),
             Phase::Over => Pending::Over,
             Phase::Ready { orders } => both(
                 &[orders[0].is_some(), orders[1].is_some()],
@@ -1039,6 +1116,9 @@ impl RuleSet for Freemove {
         let side = self.actor_side(actor)?;
         let waiting = self.waiting(st);
         match (&st.phase, cmd) {
+            (Phase::Deploy { .. }, Command::Deploy { placements }) if waiting.contains(&side) => {
+                self.check_deployment(st, side, placements)
+            }
             (Phase::Ready { orders }, Command::Ready(o)) => {
                 if orders[side.index()].is_some() {
                     return Err(refuse("FMT-TIME-01", "you are already ready"));

@@ -13,6 +13,8 @@
 //! handling_seconds = 4       # optional: one step's handling time (FMT-R-02)
 //! grid = 2.0                 # optional: grid mode with cells this wide (FMT-TIME-19)
 //! close_range_die = false    # optional variant (FMT-FIRE-11)
+//! deployment = "hidden"      # optional: each side places its stands in secret within 12" of
+//!                            # its edge before the first move (not in the source)
 //!
 //! [[side]]
 //! side = "red"
@@ -64,6 +66,8 @@ struct RawScenario {
     grid: Option<f64>,
     #[serde(default)]
     close_range_die: bool,
+    #[serde(default)]
+    deployment: Option<String>,
 }
 
 /// `[[side]]` as written.
@@ -149,6 +153,12 @@ impl Freemove {
                 && !(g.is_finite() && (0.5..=12.0).contains(&g))
             {
                 p.error("scenario.grid", "a cell of 0.5\" to 12\"");
+            }
+            if let Some(d) = &h.deployment
+                && d != "hidden"
+                && d != "as_placed"
+            {
+                p.error("scenario.deployment", "\"hidden\" or \"as_placed\" (the default)");
             }
         }
         let mut infos: Vec<SideInfo> = Vec::new();
@@ -310,6 +320,22 @@ impl Freemove {
         if let Some(g) = head.grid {
             check_grid(self, &table, g, &out, &mut p);
         }
+        if head.deployment.as_deref() == Some("hidden") {
+            let depth = r.deployment.depth;
+            let across = |e: Edge| match e {
+                Edge::South | Edge::North => table.height,
+                Edge::East | Edge::West => table.width,
+            };
+            if infos.iter().any(|i| across(i.edge) <= 2.0 * depth) {
+                p.error(
+                    "scenario.deployment",
+                    format!(
+                        "a hidden deployment needs more than {}\" between the edges",
+                        2.0 * depth
+                    ),
+                );
+            }
+        }
         let infos: [SideInfo; 2] = [infos[0].clone(), infos[1].clone()];
         let state = State {
             scenario: head.name.clone(),
@@ -324,7 +350,11 @@ impl Freemove {
             stands: out,
             squares: Vec::new(),
             melees: Vec::new(),
-            phase: Phase::Ready { orders: [None, None] },
+            phase: if head.deployment.as_deref() == Some("hidden") {
+                Phase::Deploy { orders: [None, None] }
+            } else {
+                Phase::Ready { orders: [None, None] }
+            },
             time_called: false,
             next_id: 1,
             outcome: None,

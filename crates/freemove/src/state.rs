@@ -205,6 +205,12 @@ pub struct BonusDue {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "phase")]
 pub enum Phase {
+    /// Both sides place their stands near their own edges, in secret and at once (not in the
+    /// source; a scenario asks for it with `deployment = "hidden"`).
+    Deploy {
+        /// Each side's placements.
+        orders: [Option<Vec<Placement>>; 2],
+    },
     /// Both sides declare squares and Fire and Charge flags, then say they are ready
     /// (FMT-TIME-01).
     Ready {
@@ -359,6 +365,11 @@ impl State {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Command {
+    /// The side's hidden deployment: where its stands go (stands left out stay as placed).
+    Deploy {
+        /// The placements.
+        placements: Vec<Placement>,
+    },
     /// Declarations before the timed move, and ready (FMT-TIME-01).
     Ready(ReadyOrders),
     /// One measured step of one stand (FMT-TIME-07).
@@ -483,6 +494,11 @@ pub struct MeleeSide {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Secret {
+    /// A deployment.
+    Deploy {
+        /// Where the stands go.
+        placements: Vec<Placement>,
+    },
     /// A rearrangement.
     Rearrange {
         /// Where the stands go.
@@ -660,6 +676,15 @@ pub enum Event {
         side: Side,
         /// The orders.
         orders: Secret,
+    },
+    /// A stand is deployed where its side placed it.
+    Deployed {
+        /// The stand.
+        stand: StandId,
+        /// Its name, for the log.
+        who: String,
+        /// Where.
+        to: Rect,
     },
     /// A stand is rearranged (FMT-REARR-01, FMT-REARR-02).
     Rearranged {

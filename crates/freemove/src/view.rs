@@ -82,6 +82,7 @@ pub struct View {
 
 fn phase_name(p: &Phase) -> &'static str {
     match p {
+        Phase::Deploy { .. } => "deployment",
         Phase::Ready { .. } => "ready",
         Phase::Window { .. } => "timed move",
         Phase::Rearrange { .. } => "rearrangement",
@@ -97,7 +98,7 @@ pub fn view(rules: &Freemove, st: &State, viewer: Viewer) -> View {
     let stands = st
         .stands
         .iter()
-        .filter(|s| s.on_table)
+        .filter(|s| s.on_table && seen(st, viewer, s))
         .map(|s| StandView {
             id: s.id,
             number: s.number,
@@ -145,13 +146,22 @@ pub fn view(rules: &Freemove, st: &State, viewer: Viewer) -> View {
     }
 }
 
+/// Whether `viewer` sees the stand: during a hidden deployment a side sees only its own.
+fn seen(st: &State, viewer: Viewer, s: &crate::state::Stand) -> bool {
+    match (viewer, &st.phase) {
+        (Viewer::Side(side), Phase::Deploy { .. }) => s.side == side,
+        (Viewer::Spectator, Phase::Deploy { .. }) => false,
+        _ => true,
+    }
+}
+
 /// The drawing of the table as `viewer` sees it.
-pub fn scene(rules: &Freemove, st: &State, _viewer: Viewer) -> Scene {
+pub fn scene(rules: &Freemove, st: &State, viewer: Viewer) -> Scene {
     let mut s = Scene::new(
         format!("{} — game move {} of {}", st.scenario, st.game_move, st.game_moves),
         (*st.table).clone(),
     );
-    for x in st.stands.iter().filter(|x| x.on_table) {
+    for x in st.stands.iter().filter(|x| x.on_table && seen(st, viewer, x)) {
         let mut detail = format!("{} pts", rules.points(x));
         if x.frozen {
             detail.push_str(", frozen");
@@ -236,6 +246,13 @@ pub fn controls(rules: &Freemove, st: &State, side: Side) -> Controls {
         return c;
     }
     match &st.phase {
+        Phase::Deploy { .. } => {
+            c.actions.push(Action::send(
+                "Deploy as the scenario placed them",
+                &["FMT-NIS-01"],
+                json!({"kind": "deploy", "placements": []}),
+            ));
+        }
         Phase::Ready { .. } => {
             c.actions.push(Action::send("Ready", &["FMT-TIME-01"], json!({"kind": "ready"})));
         }

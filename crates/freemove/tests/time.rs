@@ -31,7 +31,7 @@ fn the_window_opens_when_both_sides_are_ready_and_lasts_half_an_army_move_fmt_ti
     // average army once).
     let c = t.st.clock().expect("the window is open");
     assert_eq!(c.length_ms, 20_000);
-    t.assert_logged(&["[FMT-TIME-02]", "20s on the clock", "red wins ties"]);
+    t.assert_logged(&["[FMT-TIME-02]", "20s on the clock", "red wins the initiative"]);
     // FMT-TIME-05: in it a side moves half its ten stands one step each, and no more.
     for k in 0..5 {
         t.step(Side::Red, k, 4.0 + 2.0 * k as f64, 7.0, None);

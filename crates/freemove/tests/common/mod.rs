@@ -111,6 +111,11 @@ impl T {
 
     /// Both sides ready with nothing declared; the window opens with these initiative dice.
     pub fn ready(&mut self, initiative: &[u8]) {
+        if matches!(self.st.phase, Phase::Deploy { .. }) {
+            // A hidden deployment: both sides keep the scenario's places.
+            self.side(Side::Red, Command::Deploy { placements: Vec::new() }, &[]);
+            self.side(Side::Blue, Command::Deploy { placements: Vec::new() }, &[]);
+        }
         self.side(Side::Red, Command::Ready(ReadyOrders::default()), &[]);
         self.side(Side::Blue, Command::Ready(ReadyOrders::default()), initiative);
     }
