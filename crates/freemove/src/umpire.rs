@@ -609,12 +609,15 @@ fn check_state(rules: &Freemove, before: &State, st: &State, bad: &mut impl FnMu
         }
     }
     for (i, a) in live.iter().enumerate() {
-        let ra = shrunk(a.rect);
+        let ra = a.rect.inset(SINK);
         for b in &live[i + 1..] {
             let was = before.stands.get(a.id).zip(before.stands.get(b.id)).is_some_and(|(x, y)| {
-                x.on_table && y.on_table && shrunk(x.rect).overlaps(&shrunk(y.rect))
+                x.on_table && y.on_table && x.rect.inset(SINK).overlaps(&y.rect.inset(SINK))
             });
-            if !was && a.rect.centre.distance(b.rect.centre) < 3.0 && ra.overlaps(&shrunk(b.rect)) {
+            if !was
+                && a.rect.centre.distance(b.rect.centre) < 3.0
+                && ra.overlaps(&b.rect.inset(SINK))
+            {
                 bad(format!("{} and {} overlap", a.name, b.name));
             }
         }
@@ -624,10 +627,6 @@ fn check_state(rules: &Freemove, before: &State, st: &State, bad: &mut impl FnMu
     {
         bad("the battle is over with no outcome".into());
     }
-}
-
-fn shrunk(r: Rect) -> Rect {
-    Rect::new(r.centre, r.facing, (r.width - 2.0 * SINK).max(0.0), (r.depth - 2.0 * SINK).max(0.0))
 }
 
 /// A battle played under the umpire's eye.
@@ -645,12 +644,7 @@ pub const READY_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenario
 
 /// The ready scenarios' file names (`*.toml` in [`READY_DIR`]), sorted.
 pub fn ready_scenarios() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(READY_DIR)
-        .map(|d| d.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
-        .unwrap_or_default();
-    names.retain(|n| n.ends_with(".toml"));
-    names.sort();
-    names
+    tabletop::harness::toml_files(READY_DIR)
 }
 
 /// Reads a whole battle from its game: replays its record command by command, checking each

@@ -504,6 +504,17 @@ impl Rect {
         !self.overlaps(o) && self.distance(o) <= tolerance
     }
 
+    /// The rectangle with every edge moved in by `d` (never below nothing): a footprint less a
+    /// contact tolerance, so that stands that only touch do not overlap.
+    pub fn inset(&self, d: f64) -> Rect {
+        Rect::new(
+            self.centre,
+            self.facing,
+            (self.width - 2.0 * d).max(0.0),
+            (self.depth - 2.0 * d).max(0.0),
+        )
+    }
+
     /// Half the diagonal: the radius of the circle through the corners.
     pub fn half_diagonal(&self) -> f64 {
         0.5 * (self.width * self.width + self.depth * self.depth).sqrt()

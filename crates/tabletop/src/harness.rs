@@ -191,3 +191,14 @@ fn play_one<R: RuleSet>(
     let winner = game.outcome().and_then(|o| o.winner);
     Ok((game.command_count(), winner))
 }
+
+/// The names of the `*.toml` files in a folder (a rule set's ready scenarios), sorted; none if
+/// the folder cannot be read.
+pub fn toml_files(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map(|d| d.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+        .unwrap_or_default();
+    names.retain(|n| n.ends_with(".toml"));
+    names.sort();
+    names
+}

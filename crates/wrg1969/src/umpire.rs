@@ -280,7 +280,7 @@ fn check_state(data: &Data, before: &State, after: &State, bad: &mut impl FnMut(
     let feet: Vec<Option<Rect>> = after
         .units
         .iter()
-        .map(|u| u.on_table().then(|| shrunk(u.block.footprint(data, u.troop, u.at, u.facing))))
+        .map(|u| u.on_table().then(|| u.block.footprint(data, u.troop, u.at, u.facing).inset(SINK)))
         .collect();
     for (i, a) in feet.iter().enumerate() {
         let Some(a) = a else { continue };
@@ -306,11 +306,6 @@ fn check_state(data: &Data, before: &State, after: &State, bad: &mut impl FnMut(
     }
 }
 
-/// A footprint less the contact tolerance on every side.
-fn shrunk(r: Rect) -> Rect {
-    Rect::new(r.centre, r.facing, (r.width - 2.0 * SINK).max(0.0), (r.depth - 2.0 * SINK).max(0.0))
-}
-
 /// A battle played under the umpire's eye.
 pub struct Checked {
     /// The game at its end.
@@ -326,12 +321,7 @@ pub const READY_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenario
 
 /// The ready scenarios' file names (`*.toml` in [`READY_DIR`]), sorted.
 pub fn ready_scenarios() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(READY_DIR)
-        .map(|d| d.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
-        .unwrap_or_default();
-    names.retain(|n| n.ends_with(".toml"));
-    names.sort();
-    names
+    tabletop::harness::toml_files(READY_DIR)
 }
 
 /// Plays a battle from `source` with `seed` between two bots (red, blue) under the umpire,
