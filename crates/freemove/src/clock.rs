@@ -34,6 +34,13 @@ impl Run<'_> {
         self.events.push(e);
     }
 
+    /// A side begins a step at `at` that moves `stands` stands: its hands are busy for the
+    /// handling time of each (FMT-R-05).
+    pub fn begin(&mut self, side: Side, at: u64, order: Order, stands: usize) {
+        let lands_ms = at + self.st.handling_ms * stands as u64;
+        self.emit(Event::StepBegun { side, flight: Flight { order, issued_ms: at, lands_ms } });
+    }
+
     /// Rolls a d6.
     pub fn d6(
         &mut self,
@@ -129,15 +136,10 @@ impl Run<'_> {
         // Every stand the order moves, with where it is to end.
         let plan: Vec<(StandId, Rect)> = match &flight.order {
             Order::Step { stand, to, facing } => {
-                let Some(s) = self.st.live(*stand) else {
+                if self.st.live(*stand).is_none() {
                     return self.void(side, at, "the stand is gone", "FMT-R-06");
-                };
-                vec![(
-                    *stand,
-                    self.rules
-                        .footprint(*to, Facing::from_bearing_degrees(*facing))
-                        .with_side_of(s),
-                )]
+                }
+                vec![(*stand, self.rules.footprint(*to, Facing::from_bearing_degrees(*facing)))]
             }
             Order::Column { stands, to } => match self.rules.column_plan(self.st, stands, *to) {
                 Ok(p) => p,
@@ -409,23 +411,6 @@ impl Freemove {
         }
         Ok(())
     }
-}
-
-/// Rects keep their stand's size; this names the step's footprint for the stand.
-trait WithSideOf {
-    fn with_side_of(self, s: &crate::state::Stand) -> Rect;
-}
-
-impl WithSideOf for Rect {
-    fn with_side_of(self, s: &crate::state::Stand) -> Rect {
-        Rect::new(self.centre, self.facing, s.rect.width, s.rect.depth)
-    }
-}
-
-/// The hands of a side after beginning a step at `at` that costs `ms`.
-pub fn busy(at: u64, ms: u64, order: Order) -> (Hands, Flight) {
-    let f = Flight { order, issued_ms: at, lands_ms: at + ms };
-    (Hands { free_ms: at + ms, done: false, flight: Some(f.clone()) }, f)
 }
 
 /// A step's description for the log.

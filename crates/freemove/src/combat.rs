@@ -12,7 +12,7 @@ use crate::state::{
 };
 use tabletop::dice::Roll;
 use tabletop::geometry::{Facing, Rect, Sector, Vec2, direction_sector};
-use tabletop::rules::{Outcome, Refusal, RuleId, Side};
+use tabletop::rules::{Refusal, RuleId, Side};
 
 /// Stands with their points.
 type Points = Vec<(StandId, u32)>;
@@ -630,33 +630,35 @@ pub fn spread(stands: &[(StandId, u32)], loss: u32) -> Vec<(StandId, u32)> {
 impl Run<'_> {
     /// After a bell that ended the move normally: rearrangement, then the fire phase.
     pub fn after_window(&mut self) {
-        let any = Side::BOTH.iter().any(|side| {
-            self.st.stands_of(*side).any(|s| self.rules.may_rearrange(self.st, s).is_ok())
-        });
-        let held: Vec<String> = self
-            .st
-            .stands
-            .iter()
-            .filter(|s| {
-                s.on_table
-                    && (self.rules.engaged(self.st, s)
-                        || self.rules.in_missile_range(self.st, s).is_some())
-            })
-            .map(|s| s.name.clone())
-            .collect();
-        if !held.is_empty() {
-            self.emit(Event::Noted {
-                text: format!(
-                    "in melee contact or within missile range, these fight where they stand: {}",
-                    held.join(", ")
-                ),
-                rules: vec![RuleId::new("FMT-REARR-03")],
-            });
+        // One look at every stand: may it be tidied, or must it fight where it stands?
+        let mut any = false;
+        let mut held: Vec<String> = Vec::new();
+        for s in self.st.stands.iter().filter(|s| s.on_table) {
+            match self.rules.may_rearrange(self.st, s) {
+                Ok(()) => any = true,
+                Err(r) if r.rule.as_str() == "FMT-REARR-03" => held.push(s.name.clone()),
+                Err(_) => {}
+            }
         }
+        self.note_stands(
+            &held,
+            "in melee contact or within missile range, these fight where they stand",
+            "FMT-REARR-03",
+        );
         if any {
             self.emit(Event::PhaseBegun { phase: Phase::Rearrange { orders: [None, None] } });
         } else {
             self.fire_phase();
+        }
+    }
+
+    /// Notes a rule that holds for these stands, if there are any.
+    fn note_stands(&mut self, names: &[String], what: &str, rule: &'static str) {
+        if !names.is_empty() {
+            self.emit(Event::Noted {
+                text: format!("{what}: {}", names.join(", ")),
+                rules: vec![RuleId::new(rule)],
+            });
         }
     }
 
@@ -685,11 +687,6 @@ impl Run<'_> {
         self.fire_phase();
     }
 
-    /// The sides that have something to shoot at.
-    pub fn shooters(&self, side: Side) -> bool {
-        self.rules.has_targets(self.st, side)
-    }
-
     fn fire_phase(&mut self) {
         // Javelin men with a target only in a house may not throw at it (FMT-DEF-06).
         let barred: Vec<String> = self
@@ -706,20 +703,15 @@ impl Run<'_> {
             })
             .map(|s| s.name.clone())
             .collect();
-        if !barred.is_empty() {
-            self.emit(Event::Noted {
-                text: format!(
-                    "javelins have no effect at men in a house or from one: {}",
-                    barred.join(", ")
-                ),
-                rules: vec![RuleId::new("FMT-DEF-06")],
-            });
-        }
-        if Side::BOTH.iter().any(|s| self.shooters(*s)) {
-            let orders = [
-                (!self.shooters(Side::Red)).then(Vec::new),
-                (!self.shooters(Side::Blue)).then(Vec::new),
-            ];
+        self.note_stands(
+            &barred,
+            "javelins have no effect at men in a house or from one",
+            "FMT-DEF-06",
+        );
+        let shoot = Side::BOTH.map(|s| self.rules.has_targets(self.st, s));
+        if shoot.iter().any(|x| *x) {
+            // A side with nothing to shoot at has handed in its (empty) targets already.
+            let orders = shoot.map(|x| (!x).then(Vec::new));
             self.emit(Event::PhaseBegun { phase: Phase::Fire { orders } });
         } else {
             self.combat(Vec::new());
@@ -1829,10 +1821,5 @@ impl Freemove {
             self.may_shoot(st, s).is_ok()
                 && st.stands_of(side.other()).any(|e| self.may_target(st, s, e).is_ok())
         })
-    }
-
-    /// The default outcome as an [`Outcome`].
-    pub fn outcome_of(st: &State) -> Option<Outcome> {
-        st.outcome.clone()
     }
 }

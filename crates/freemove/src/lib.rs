@@ -35,9 +35,6 @@ pub use state::{Command, Event, Phase, Stand, StandId, State};
 /// The rule set's ID.
 pub const ID: &str = "freemove";
 
-/// The ready scenarios' texts, for tests that play through battles.
-pub const READY_SCENARIOS: [(&str, &str); 0] = [];
-
 /// The Free Move – Timed Move rule set: its data tables and nothing else.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Freemove {

@@ -2,12 +2,11 @@
 //! changes the state.
 
 use crate::Freemove;
-use crate::clock::{Run, busy, window_phase};
+use crate::clock::{Run, window_phase};
 use crate::geom::{Gait, SLACK, bearing, facing_of, fmt_in};
 use crate::scenario::Scenario;
 use crate::state::{
-    Command, Event, Hands, Morale, Order, Phase, Placement, ReadyOrders, Secret, Square, StandId,
-    State,
+    Command, Event, Morale, Order, Phase, Placement, ReadyOrders, Secret, Square, StandId, State,
 };
 use crate::view::View;
 use tabletop::controls::{Controls, RosterRow};
@@ -831,25 +830,15 @@ impl Run<'_> {
             }
             Command::Step { at_ms, stand, to, facing } => {
                 let f = facing.unwrap_or_else(|| bearing(self.st.stands[*stand].rect.facing));
-                let h = self.st.handling_ms;
-                let (_, flight) =
-                    busy(*at_ms, h, Order::Step { stand: *stand, to: *to, facing: f });
-                self.emit(Event::StepBegun { side, flight });
+                self.begin(side, *at_ms, Order::Step { stand: *stand, to: *to, facing: f }, 1);
             }
             Command::Column { at_ms, stands, to } => {
-                let h = self.st.handling_ms * stands.len() as u64;
-                let (_, flight) =
-                    busy(*at_ms, h, Order::Column { stands: stands.clone(), to: *to });
-                self.emit(Event::StepBegun { side, flight });
+                let order = Order::Column { stands: stands.clone(), to: *to };
+                self.begin(side, *at_ms, order, stands.len());
             }
             Command::MoveSquare { at_ms, square, by } => {
-                let n = self.st.square(*square).map_or(1, |q| q.stands.len()) as u64;
-                let (_, flight) = busy(
-                    *at_ms,
-                    self.st.handling_ms * n,
-                    Order::Square { square: *square, by: *by },
-                );
-                self.emit(Event::StepBegun { side, flight });
+                let n = self.st.square(*square).map_or(1, |q| q.stands.len());
+                self.begin(side, *at_ms, Order::Square { square: *square, by: *by }, n);
             }
             Command::Wait { at_ms, until_ms } => {
                 self.emit(Event::Waited { side, at_ms: *at_ms, until_ms: *until_ms })
@@ -1247,14 +1236,4 @@ impl RuleSet for Freemove {
     fn roster(&self, st: &State, viewer: Viewer) -> Vec<RosterRow> {
         crate::view::roster(self, st, viewer)
     }
-}
-
-/// A placement of a stand where it stands, turned to a bearing.
-pub fn turned(s: &crate::state::Stand, facing: Facing) -> Placement {
-    Placement { stand: s.id, to: s.rect.centre, facing: bearing(facing) }
-}
-
-#[allow(dead_code)]
-fn hands_default() -> Hands {
-    Hands::default()
 }
