@@ -1017,23 +1017,18 @@ impl RuleSet for Freemove {
     }
 
     fn pending(&self, st: &State) -> Pending {
-        let both = |orders: &[bool; 2], what: String| Pending::Both {
-            waiting: Side::BOTH.into_iter().filter(|s| !orders[s.index()]).collect(),
-            what,
-        };
         let gm = st.game_move;
+        let both = |what: String| Pending::Both { waiting: self.waiting(st), what };
         match &st.phase {
-            Phase::Deploy { orders } => both(
-                &[orders[0].is_some(), orders[1].is_some()],
-                "before the battle: place your stands near your edge, in secret".to_string(),
-            ),
             Phase::Over => Pending::Over,
-            Phase::Ready { orders } => both(
-                &[orders[0].is_some(), orders[1].is_some()],
-                format!("game move {gm}: declare squares and Fire and Charge, then ready"),
-            ),
+            Phase::Deploy { .. } => {
+                both("before the battle: place your stands near your edge, in secret".into())
+            }
+            Phase::Ready { .. } => {
+                both(format!("game move {gm}: declare squares and Fire and Charge, then ready"))
+            }
             Phase::Window { clock } => Pending::Timed {
-                sides: self.timed_sides(clock),
+                sides: self.waiting(st),
                 closes_at_ms: clock.length_ms,
                 what: format!(
                     "game move {gm}: the timed move, {} of {} gone",
@@ -1041,18 +1036,11 @@ impl RuleSet for Freemove {
                     secs(clock.length_ms)
                 ),
             },
-            Phase::Rearrange { orders } => both(
-                &[orders[0].is_some(), orders[1].is_some()],
-                format!("game move {gm}: rearrange stands not engaged"),
-            ),
-            Phase::Fire { orders } => both(
-                &[orders[0].is_some(), orders[1].is_some()],
-                format!("game move {gm}: name your targets"),
-            ),
-            Phase::PullOut { orders, .. } => both(
-                &[orders[0].is_some(), orders[1].is_some()],
-                format!("game move {gm}: pull out of a melee?"),
-            ),
+            Phase::Rearrange { .. } => {
+                both(format!("game move {gm}: rearrange stands not engaged"))
+            }
+            Phase::Fire { .. } => both(format!("game move {gm}: name your targets")),
+            Phase::PullOut { .. } => both(format!("game move {gm}: pull out of a melee?")),
             Phase::Bonus { queue } => {
                 Pending::Side { side: queue[0].side, what: format!("game move {gm}: bonus move") }
             }
