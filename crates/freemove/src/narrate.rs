@@ -9,7 +9,8 @@ fn ids(v: &[&'static str]) -> Vec<RuleId> {
     v.iter().map(|r| RuleId::new(r)).collect()
 }
 
-fn secs(ms: u64) -> String {
+/// Game time in seconds as the log writes it: `4s`, `16.5s`.
+pub fn secs(ms: u64) -> String {
     let s = ms as f64 / 1000.0;
     if (s - s.round()).abs() < 1e-9 { format!("{}s", s.round() as u64) } else { format!("{s:.1}s") }
 }

@@ -3,7 +3,8 @@
 
 use crate::Freemove;
 use crate::clock::{Run, window_phase};
-use crate::geom::{Gait, SLACK, bearing, facing_of, fmt_in};
+use crate::geom::{Gait, SLACK, bearing, facing_of};
+use crate::narrate::secs;
 use crate::scenario::Scenario;
 use crate::state::{
     Command, Event, Morale, Order, Phase, Placement, ReadyOrders, Secret, Square, StandId, State,
@@ -22,9 +23,6 @@ fn refuse(rule: &'static str, why: impl Into<String>) -> Refusal {
     Refusal::new(rule, why)
 }
 
-fn secs(ms: u64) -> String {
-    format!("{}s", fmt_in(ms as f64 / 1000.0))
-}
 
 impl Freemove {
     /// Changes the state by one event.
