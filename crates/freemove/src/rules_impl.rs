@@ -23,7 +23,6 @@ fn refuse(rule: &'static str, why: impl Into<String>) -> Refusal {
     Refusal::new(rule, why)
 }
 
-
 impl Freemove {
     /// Changes the state by one event.
     pub fn apply_event(&self, st: &mut State, e: &Event) {
@@ -626,28 +625,32 @@ impl Freemove {
         }
     }
 
-    fn check_placements(
+    /// One placement of a list: a stand of the side's own, not placed before in the list, at a
+    /// finite place and facing; its footprint there. `rule` is cited for a list that breaks it.
+    fn placed<'a>(
         &self,
-        st: &State,
+        st: &'a State,
         side: Side,
-        moves: &[Placement],
-        what: &str,
-    ) -> Result<(), Refusal> {
+        p: &Placement,
+        seen: &mut Vec<StandId>,
+        rule: &'static str,
+    ) -> Result<(&'a crate::state::Stand, Rect), Refusal> {
+        let s = self.own_stand(st, side, p.stand)?;
+        if seen.contains(&p.stand) {
+            return Err(refuse(rule, format!("{} is placed twice", s.name)));
+        }
+        seen.push(p.stand);
+        let f = facing_of(p.facing)?;
+        if !(p.to.is_finite() && p.to.x.abs() < 1e6 && p.to.y.abs() < 1e6) {
+            return Err(refuse(rule, "a place on the table"));
+        }
+        Ok((s, self.footprint(p.to, f)))
+    }
+
+    fn check_placements(&self, st: &State, side: Side, moves: &[Placement]) -> Result<(), Refusal> {
         let mut seen = Vec::new();
         for m in moves {
-            let s = self.own_stand(st, side, m.stand)?;
-            if seen.contains(&m.stand) {
-                return Err(refuse(
-                    "FMT-R-33",
-                    format!("{} is placed twice in the {what}", s.name),
-                ));
-            }
-            seen.push(m.stand);
-            let f = facing_of(m.facing)?;
-            if !(m.to.is_finite() && m.to.x.abs() < 1e6 && m.to.y.abs() < 1e6) {
-                return Err(refuse("FMT-R-33", "a place on the table"));
-            }
-            let to = self.footprint(m.to, f);
+            let (s, to) = self.placed(st, side, m, &mut seen, "FMT-R-33")?;
             self.check_rearrangement(st, s, &to)?;
         }
         Ok(())
@@ -663,16 +666,9 @@ impl Freemove {
     ) -> Result<(), Refusal> {
         let depth = self.data.rules.deployment.depth;
         let mut ends: Vec<(StandId, Rect)> = Vec::new();
+        let mut seen = Vec::new();
         for p in placements {
-            let s = self.own_stand(st, side, p.stand)?;
-            if ends.iter().any(|(i, _)| *i == p.stand) {
-                return Err(refuse("FMT-NIS-01", format!("{} is placed twice", s.name)));
-            }
-            let f = facing_of(p.facing)?;
-            if !(p.to.is_finite() && p.to.x.abs() < 1e6 && p.to.y.abs() < 1e6) {
-                return Err(refuse("FMT-NIS-01", "a place on the table"));
-            }
-            let r = self.footprint(p.to, f);
+            let (s, r) = self.placed(st, side, p, &mut seen, "FMT-NIS-01")?;
             if r.corners().iter().any(|c| self.from_edge(st, side, *c) > depth + SLACK) {
                 return Err(refuse(
                     "FMT-NIS-01",
@@ -715,25 +711,16 @@ impl Freemove {
         }
         let mut seen = Vec::new();
         for m in moves {
-            let s = self.own_stand(st, side, m.stand)?;
-            if !due.stands.contains(&m.stand) || seen.contains(&m.stand) {
-                return Err(refuse(
-                    "FMT-MELEE-14",
-                    format!("{} has no bonus move (or it is given twice)", s.name),
-                ));
+            let (s, end) = self.placed(st, side, m, &mut seen, "FMT-MELEE-14")?;
+            if !due.stands.contains(&m.stand) {
+                return Err(refuse("FMT-MELEE-14", format!("{} has no bonus move", s.name)));
             }
-            seen.push(m.stand);
             if let Morale::Broken { .. } = s.morale {
                 return Err(refuse(
                     "FMT-MOR-04",
                     format!("{} is shaken and cannot move, even in a bonus move", s.name),
                 ));
             }
-            let f = facing_of(m.facing)?;
-            if !(m.to.is_finite() && m.to.x.abs() < 1e6 && m.to.y.abs() < 1e6) {
-                return Err(refuse("FMT-MELEE-14", "a place on the table"));
-            }
-            let end = self.footprint(m.to, f);
             let meas = self.measure(st, s, &s.rect, &end, Gait::Single)?;
             if meas.cost > self.troop(s).normal + SLACK {
                 return Err(refuse(
@@ -1109,7 +1096,7 @@ impl RuleSet for Freemove {
                 self.check_window(st, side, cmd)
             }
             (Phase::Rearrange { .. }, Command::Rearrange { moves }) if waiting.contains(&side) => {
-                self.check_placements(st, side, moves, "rearrangement")
+                self.check_placements(st, side, moves)
             }
             (Phase::Fire { .. }, Command::Fire { targets }) if waiting.contains(&side) => {
                 self.check_targets(st, side, targets)
