@@ -21,7 +21,7 @@ async fn lists_rule_sets_bots_scenarios_and_serves_the_client() {
     assert_eq!(status, 200);
     let list: Vec<RuleSetEntry> = serde_json::from_str(&body).unwrap();
     let ids: Vec<&str> = list.iter().map(|r| r.id.as_str()).collect();
-    assert_eq!(ids, ["movement", "othw", "wrg1969", "freemove"]);
+    assert_eq!(ids, ["movement", "othw", "wrg1969", "freemove", "liberal"]);
     let othw = &list[1];
     assert!(othw.bots.iter().any(|b| b.name == "scripted"));
     assert!(othw.bots.iter().any(|b| b.name == "mcts"));

