@@ -172,7 +172,8 @@ impl Liberal {
             return None;
         }
         let pts = self.target_points(target);
-        let slack = (self.frontage(firer) + self.frontage(target)) / 2.0;
+        // Figures' centres stand half a rank gap behind their edges (LIB-M-12: edge to edge).
+        let slack = self.data.rules.formation.rank_gap;
         let ranks = firer.in_ranks();
         let n = ranks.len();
         let mut count = 0usize;
