@@ -172,6 +172,9 @@ pub struct FireData {
     pub square_face_half_degrees: f64,
     /// A house with this many or fewer fires with all (LIB-HOUSE-03).
     pub house_all_fire: usize,
+    /// A wall or hedge covers a target when the line of fire crosses it this close to the
+    /// target, inches (NIS).
+    pub cover_reach: f64,
     /// Light cover takes this many casualties off.
     pub light_cover: u32,
     /// Heavy cover.

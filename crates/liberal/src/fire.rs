@@ -133,8 +133,17 @@ impl Liberal {
         if target.house.is_some() {
             return (f.heavy_cover, "heavy cover (a house)");
         }
+        // A wall or hedge covers the target when the line of fire crosses it close to the
+        // target (NIS: within `fire.cover_reach`), not anywhere between the two.
+        let tr = self.footprint(target);
+        let reach = f.cover_reach;
         let crosses = |k: LineKind| {
-            st.table.lines.iter().any(|l| l.kind == k && !l.centreline_crossings(pa, pb).is_empty())
+            st.table.lines.iter().any(|l| {
+                l.kind == k
+                    && l.centreline_crossings(pa, pb)
+                        .iter()
+                        .any(|t| tr.distance_to_point(pa.lerp(pb, *t)) <= reach)
+            })
         };
         if crosses(LineKind::Wall) {
             return (f.heavy_cover, "heavy cover (a wall)");
@@ -254,10 +263,33 @@ impl Liberal {
 
     /// The stand-in chart's band for a distance (LIB-R-01): its index.
     pub fn band(&self, firer: &Unit, distance: f64, range: f64) -> usize {
+        self.band_for(firer.troop, distance, range)
+    }
+
+    /// The band for a firer of troop type `troop` (an index into the data's troops): the
+    /// first band whose share of the range reaches the distance, less the type's band shift.
+    pub fn band_for(&self, troop: usize, distance: f64, range: f64) -> usize {
         let bands = &self.data.rules.fire.band;
         let share = if range > 0.0 { distance / range } else { 1.0 };
         let i = bands.iter().position(|b| share <= b.up_to + 1e-9).unwrap_or(bands.len() - 1);
-        i.saturating_sub(self.data.troops[firer.troop].band_shift)
+        i.saturating_sub(self.data.troops[troop].band_shift)
+    }
+
+    /// The stand-in chart's arithmetic (LIB-R-01): floor(F / D), and the remainder die, a
+    /// D-sided die thrown when F mod D is not 0 (and D > 1), that adds one casualty when it
+    /// shows at most F mod D. Returns (floor(F / D), the remainder die, the extra casualty).
+    pub fn stand_in(
+        &self,
+        figures: u32,
+        per_casualty: u32,
+        dice: &mut dyn DiceSource,
+    ) -> (u32, Option<Roll>, u32) {
+        let d = per_casualty;
+        let (base, rem) = (figures / d, figures % d);
+        let remainder = (rem > 0 && d > 1)
+            .then(|| die(dice, d.min(255) as u8, format!("remainder {rem} of {d}"), "LIB-R-01"));
+        let extra = u32::from(remainder.as_ref().is_some_and(|r| u32::from(r.value) <= rem));
+        (base, remainder, extra)
     }
 
     /// The expected casualties of a volley (for planning: the liberal-move preview).
@@ -284,11 +316,7 @@ impl Liberal {
         let bi = self.band(firer, s.distance, s.range);
         let b = &self.data.rules.fire.band[bi];
         let d = b.per_casualty;
-        let f = s.figures as u32;
-        let (base, rem) = (f / d, f % d);
-        let remainder = (rem > 0 && d > 1)
-            .then(|| die(dice, d.min(255) as u8, format!("remainder {rem} of {d}"), "LIB-R-01"));
-        let extra = u32::from(remainder.as_ref().is_some_and(|r| u32::from(r.value) <= rem));
+        let (base, remainder, extra) = self.stand_in(s.figures as u32, d, dice);
         let (cover, _) = self.cover(st, firer, target);
         Volley {
             firer: firer.id,
@@ -317,7 +345,19 @@ impl Liberal {
         dice: &mut dyn DiceSource,
         rule: &'static str,
     ) -> Vec<Hit> {
-        let order = target.in_ranks();
+        self.count_along(&target.in_ranks(), casualties, taken, dice, rule)
+    }
+
+    /// The casualty count along `order`, the figure indexes in the ranks in count order (see
+    /// [`Liberal::count`]).
+    pub fn count_along(
+        &self,
+        order: &[usize],
+        casualties: u32,
+        taken: &mut Vec<usize>,
+        dice: &mut dyn DiceSource,
+        rule: &'static str,
+    ) -> Vec<Hit> {
         let mut hits = Vec::new();
         let mut at: Option<usize> = None; // position in `order` of the last figure reached
         for c in 0..casualties {
@@ -453,13 +493,33 @@ impl Liberal {
         distance: f64,
         dice: &mut dyn DiceSource,
     ) -> Cannonade {
-        let a = &self.data.rules.artillery;
         let (cover, _) = self.cover(st, gun, target);
-        let mut c = Cannonade {
+        let live_gun = target.gun.as_ref().is_some_and(|g| !g.destroyed);
+        Cannonade {
             gun: gun.id,
             target: target.id,
-            shot,
             distance,
+            ..self.shot_dice(shot, cover, live_gun, &target.name, dice)
+        }
+    }
+
+    /// A gun's shot from its dice alone (LIB-ART-09..12, LIB-R-23, LIB-R-24): `cover` is the
+    /// casualties the target's cover takes off, `live_gun` whether the target is a gun not yet
+    /// destroyed. The gun, target and distance are left 0.
+    pub fn shot_dice(
+        &self,
+        shot: Shot,
+        cover: u32,
+        live_gun: bool,
+        target_name: &str,
+        dice: &mut dyn DiceSource,
+    ) -> Cannonade {
+        let a = &self.data.rules.artillery;
+        let mut c = Cannonade {
+            gun: 0,
+            target: 0,
+            shot,
+            distance: 0.0,
             to_hit: None,
             hit: true,
             casualty_die: None,
@@ -470,17 +530,16 @@ impl Liberal {
         };
         match shot {
             Shot::Grape => {
-                let r = die(dice, 6, format!("grape at {}", target.name), "LIB-ART-12");
+                let r = die(dice, 6, format!("grape at {target_name}"), "LIB-ART-12");
                 c.casualties = u32::from(r.value);
                 c.casualty_die = Some(r);
             }
             Shot::Round => {
-                let h = die(dice, 6, format!("to hit {}", target.name), "LIB-ART-09");
+                let h = die(dice, 6, format!("to hit {target_name}"), "LIB-ART-09");
                 c.hit = a.hit_faces.contains(&h.value);
                 c.to_hit = Some(h);
                 if c.hit {
                     let r = die(dice, 6, "round-shot casualties".into(), "LIB-ART-10");
-                    let live_gun = target.gun.as_ref().is_some_and(|g| !g.destroyed);
                     if live_gun && r.value == a.destroy_face {
                         c.destroyed = true;
                         let k = die(dice, 6, "crew casualties".into(), "LIB-ART-11");

@@ -13,16 +13,19 @@
 //! rule ID; `docs/rulings/liberal.md` records the interpretations.
 
 pub mod bot;
+pub mod controls;
 pub mod data;
 pub mod fire;
 pub mod formation;
 pub mod melee;
 pub mod narrate;
 pub mod preview;
+pub mod referee;
 pub mod rules_impl;
 pub mod scenario;
 pub mod state;
 pub mod turn;
+pub mod umpire;
 pub mod view;
 
 pub use data::Data;

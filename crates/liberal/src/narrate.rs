@@ -52,15 +52,20 @@ impl Narrate for Event {
             Event::RollOff { rule, .. } => rid(std::slice::from_ref(rule)),
             Event::EdgeTaken { .. } => one("LIB-START-03"),
             Event::Deployed { .. } => one("LIB-START-04"),
+            Event::Laid { .. } => vec![RuleId::new("LIB-START-01"), RuleId::new("LIB-START-02")],
             Event::Revealed => vec![RuleId::new("LIB-START-04"), RuleId::new("LIB-START-05")],
             Event::TurnBegins { .. } => vec![RuleId::new("LIB-SEQ-01"), RuleId::new("LIB-R-14")],
             Event::Rejoined { .. } => one("LIB-R-33"),
-            Event::Declared { .. } => {
-                vec![
-                    RuleId::new("LIB-SEQ-02"),
-                    RuleId::new("LIB-CHOICE-01"),
-                    RuleId::new("LIB-LIBERAL-02"),
-                ]
+            Event::Declared { orders, .. } => {
+                use crate::state::Choice;
+                let mut v = vec![RuleId::new("LIB-SEQ-02"), RuleId::new("LIB-CHOICE-01")];
+                if orders.iter().any(|o| matches!(o.choice, Choice::Liberal { .. })) {
+                    v.extend([RuleId::new("LIB-LIBERAL-02"), RuleId::new("LIB-LIBERAL-03")]);
+                }
+                if orders.iter().any(|o| matches!(o.choice, Choice::Gun { .. })) {
+                    v.push(RuleId::new("LIB-SEQ-03"));
+                }
+                v
             }
             Event::Moved { rules, .. }
             | Event::Fired { rules, .. }
@@ -77,14 +82,27 @@ impl Narrate for Event {
                 ]
             }
             Event::FlagTaken { .. } => one("LIB-R-35"),
-            Event::Spiked { die, .. } => vec![die.rule.clone(), RuleId::new("LIB-ART-16")],
+            Event::Spiked { die, .. } => {
+                vec![die.rule.clone(), RuleId::new("LIB-ART-15"), RuleId::new("LIB-ART-16")]
+            }
             Event::Crewed { .. } => vec![RuleId::new("LIB-ART-01"), RuleId::new("LIB-M-19")],
             Event::GunTaken { .. } => one("LIB-HTH-15"),
             Event::Reformed { .. } => one("LIB-HTH-14"),
-            Event::Staged { .. } => one("LIB-SEQ-07"),
+            Event::Staged { stage } => match stage {
+                crate::state::Stage::Liberal { .. } => vec![
+                    RuleId::new("LIB-SEQ-07"),
+                    RuleId::new("LIB-LIBERAL-08"),
+                    RuleId::new("LIB-LIBERAL-09"),
+                ],
+                crate::state::Stage::Reform { .. } => {
+                    vec![RuleId::new("LIB-SEQ-07"), RuleId::new("LIB-HTH-14")]
+                }
+                crate::state::Stage::Declare => one("LIB-SEQ-07"),
+            },
             Event::MoversSet { .. } => {
                 vec![RuleId::new("LIB-SEQ-06"), RuleId::new("LIB-LIBERAL-13")]
             }
+            Event::ChangeOrdered { .. } => one("LIB-LIBERAL-07"),
             Event::Mounted { .. } => one("LIB-M-10"),
             Event::StageSet { .. } => one("LIB-SEQ-07"),
             Event::Night { .. } => vec![
@@ -109,6 +127,10 @@ impl Narrate for Event {
                 format!("{side} takes the {} edge", if *south { "south" } else { "north" })
             }
             Event::Deployed { side, .. } => format!("{side} has drawn up its positions in secret"),
+            Event::Laid { units, terrain } => format!(
+                "the table is laid with {terrain} pieces of terrain; red fields {} units, blue {}",
+                units[0], units[1]
+            ),
             Event::Revealed => "both plans are revealed and the troops set up".into(),
             Event::TurnBegins { side, game_turn, day, .. } => {
                 format!("day {day}, game turn {game_turn}: {side}'s turn")
@@ -235,6 +257,9 @@ impl Narrate for Event {
             Event::Staged { .. } | Event::StageSet { .. } => "the turn goes on".into(),
             Event::MoversSet { movers } => {
                 format!("step E: {} liberal movers advance together", movers.len())
+            }
+            Event::ChangeOrdered { unit, formation } => {
+                format!("unit {unit} will form {} on its next step", formation.name())
             }
             Event::Mounted { unit, mounted } => {
                 format!("unit {unit} {}", if *mounted { "mounts" } else { "dismounts" })

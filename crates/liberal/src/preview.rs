@@ -48,23 +48,34 @@ impl Liberal {
             Objective::Unit { unit } => self.footprint(&st.units[unit]).centre,
         };
         let form = match m.formation {
-            Some(f) if m.steps == 0 => f,
+            Some(f) => f,
             _ if from.formation == Formation::House => Formation::Line,
             _ => from.formation,
         };
         let road = matches!(form, Formation::Column | Formation::RoadColumn)
             && self.on_road(st, from.at, goal);
         let (allowance, basis) = self.allowance(st, u, form, road);
-        let face = self.facing_to(from.at, goal).unwrap_or(from.facing);
+        let mut face = self.facing_to(from.at, goal).unwrap_or(from.facing);
         let turned = Place { at: from.at, facing: face, formation: form };
         let wheel = self.move_cost(u, &from, &turned);
+        let half = self.footprint(u).width / 2.0;
+        if wheel > allowance + 1e-9 && half > 1e-9 {
+            // The wheel alone is more than the step's allowance: turn as far as it goes
+            // (LIB-LIBERAL-04, LIB-M-06).
+            let a = allowance / half;
+            let sign = if from.facing.vector().cross(face.vector()) >= 0.0 { 1.0 } else { -1.0 };
+            face = from.facing.rotated(tabletop::geometry::rotation(sign * a));
+        }
         let left = (allowance - wheel).max(0.0);
         let dist = from.at.distance(goal);
         let go = left.min(dist);
         let at = if dist > 1e-9 { from.at.lerp(goal, go / dist) } else { goal };
         let (to, met) = self.path_to(st, m.unit, Place { at, facing: face, formation: form });
         let used = self.move_cost(u, &from, &to);
-        let stuck = from.at.distance(to.at) < 1e-9 && met.is_none() && from.formation == form;
+        let stuck = from.at.distance(to.at) < 1e-9
+            && from.facing.angle_to(to.facing) < 1e-9
+            && met.is_none()
+            && from.formation == form;
         let there = matches!(m.objective, Objective::Point { .. }) && to.at.distance(goal) < 0.05;
         Step { to, met, allowance, basis, used, arrived: stuck || (met.is_none() && there) }
     }
@@ -115,6 +126,9 @@ impl Liberal {
             let step = self.forward_step(&s, &m);
             s.units[unit].place = step.to;
             m.steps += 1;
+            if m.formation == Some(step.to.formation) {
+                m.formation = None;
+            }
             let fire = self.fire_on(&s, unit);
             let expected = fire.iter().map(|f| f.1).sum();
             out.push(StepPreview {

@@ -42,7 +42,7 @@ impl Liberal {
     /// Changes the state by one event.
     pub fn apply_event(&self, st: &mut State, e: &Event) {
         match e {
-            Event::RollOff { .. } | Event::Morale { .. } => {}
+            Event::Laid { .. } | Event::RollOff { .. } | Event::Morale { .. } => {}
             Event::EdgeTaken { side, south } => {
                 if st.sides[side.index()].south != *south {
                     let (w, h) = (st.table.width, st.table.height);
@@ -82,6 +82,8 @@ impl Liberal {
                 };
                 for u in st.units.iter_mut() {
                     u.fired_step = false;
+                    // Broken to support a melee "this turn" (LIB-SQUARE-05).
+                    u.square_broken = false;
                     if let Some(g) = u.gun.as_mut() {
                         g.moved = false;
                         g.fired = false;
@@ -99,18 +101,29 @@ impl Liberal {
                     *orders = o.clone();
                 }
             }
-            Event::Moved { moved, forward_step, .. } => {
+            Event::Moved { moved, forward_step, rules } => {
                 let house = if moved.to.formation == Formation::House {
                     self.house_at(st, moved.to.at)
                 } else {
                     None
                 };
+                // A gun's move in step B, or its turn beyond its arc (LIB-ART-04, LIB-ART-07).
+                let arc = self.data.rules.artillery.arc_half_degrees.to_radians() + 1e-9;
+                let gun_moved = rules.iter().any(|r| r.as_str() == "LIB-CHOICE-04")
+                    && (moved.from.at.distance(moved.to.at) > 1e-9
+                        || moved.from.facing.angle_to(moved.to.facing) > arc);
                 let u = &mut st.units[moved.unit];
                 u.place = moved.to;
                 u.house = house;
+                if gun_moved && let Some(g) = u.gun.as_mut() {
+                    g.moved = true;
+                }
                 if *forward_step && let Phase::Turn { movers, .. } = &mut st.phase {
                     for m in movers.iter_mut().filter(|m| m.unit == moved.unit) {
                         m.steps += 1;
+                        if m.formation == Some(moved.to.formation) {
+                            m.formation = None;
+                        }
                     }
                 }
             }
@@ -157,14 +170,17 @@ impl Liberal {
                     }
                 }
             }
-            Event::Spiked { gun, spiked, .. } => {
+            Event::Spiked { gun, spiked, die } => {
                 let acting = st.acting();
                 let owner = st.units[*gun].side;
+                // The retreating crew's own spiking (LIB-HTH-16) scores nothing: the gun is
+                // taken next and scores once, as taken (LIB-M-17).
+                let by_crew = die.rule.as_str() == "LIB-HTH-16";
                 if let Some(g) = st.units[*gun].gun.as_mut() {
                     g.fired = true;
                     if *spiked && !g.spiked {
                         g.spiked = true;
-                        if acting.is_some_and(|a| a != owner) {
+                        if !by_crew && acting.is_some_and(|a| a != owner) {
                             st.sides[owner.other().index()].guns_taken += 1;
                         }
                     }
@@ -240,16 +256,24 @@ impl Liberal {
                     *movers = m.clone();
                 }
             }
+            Event::ChangeOrdered { unit, formation } => {
+                if let Phase::Turn { movers, .. } = &mut st.phase {
+                    for m in movers.iter_mut().filter(|m| m.unit == *unit) {
+                        m.formation = Some(*formation);
+                    }
+                }
+            }
             Event::Mounted { unit, mounted } => st.units[*unit].mounted = *mounted,
             Event::StageSet { phase } => st.phase = phase.clone(),
             Event::Night { returned, evacuated, flags_back, .. } => {
-                for (u, figs) in returned {
-                    move_to_end(&mut st.units[*u].figures, figs);
-                }
+                // The wounded first: their indexes are from before the others return.
                 for (u, i, by) in evacuated {
                     let own = st.units[*u].side == *by;
                     st.units[*u].figures[*i].status =
                         if own { Status::Evacuated } else { Status::Captured };
+                }
+                for (u, figs) in returned {
+                    move_to_end(&mut st.units[*u].figures, figs);
                 }
                 for u in flags_back {
                     let unit = &mut st.units[*u];
@@ -727,9 +751,27 @@ impl RuleSet for Liberal {
                 Ok(())
             }
             (
-                Command::Advance { call_off },
+                Command::Advance { call_off, reform },
                 Phase::Turn { stage: Stage::Liberal { .. }, movers, .. },
             ) => {
+                for (u, f) in reform {
+                    let Some(m) = movers.iter().find(|m| m.unit == *u && m.leg == Leg::Forward)
+                    else {
+                        return Err(refuse(
+                            "LIB-LIBERAL-07",
+                            format!("unit {u} is not going forward on a liberal move"),
+                        ));
+                    };
+                    if call_off.contains(u) {
+                        return Err(refuse("LIB-LIBERAL-07", "a unit called off does not re-form"));
+                    }
+                    let x = &st.units[m.unit];
+                    if *f == Formation::House
+                        || (*f == Formation::Square && self.data.troops[x.troop].kind == Kind::Horse)
+                    {
+                        return Err(refuse("LIB-LIBERAL-07", format!("{} cannot form {}", x.name, f.name())));
+                    }
+                }
                 for u in call_off {
                     match movers.iter().find(|m| m.unit == *u) {
                         Some(m) if m.leg == Leg::Forward && m.steps >= 1 => {}
@@ -837,5 +879,22 @@ impl RuleSet for Liberal {
         let p = crate::turn::points(self, st);
         let (a, b) = (p[side.index()] as f64, p[side.other().index()] as f64);
         Some(0.5 + (a - b) / (2.0 * (a + b + 20.0)))
+    }
+
+    fn controls(&self, st: &State, side: Side) -> tabletop::controls::Controls {
+        crate::controls::controls(self, st, side)
+    }
+
+    fn measure(
+        &self,
+        st: &State,
+        side: Side,
+        req: &tabletop::controls::MeasureRequest,
+    ) -> Option<tabletop::controls::Measurement> {
+        crate::controls::measure(self, st, side, req)
+    }
+
+    fn roster(&self, st: &State, viewer: Viewer) -> Vec<tabletop::controls::RosterRow> {
+        crate::controls::roster(self, st, viewer)
     }
 }

@@ -268,6 +268,10 @@ impl Liberal {
                 continue;
             }
             let formation = u.formation.unwrap_or(Formation::Line);
+            if formation == Formation::Square && t.kind == Kind::Horse {
+                p.error(path("formation"), "cavalry do not form square (LIB-SQUARE-01)");
+                continue;
+            }
             if formation == Formation::House {
                 p.error(path("formation"), "a unit enters a house by moving into it");
                 continue;

@@ -303,6 +303,9 @@ pub enum Command {
         /// Units that turn about and go back.
         #[serde(default)]
         call_off: Vec<UnitId>,
+        /// Movers that change formation on their next step (LIB-LIBERAL-07).
+        #[serde(default)]
+        reform: Vec<(UnitId, Formation)>,
     },
     /// The hand-to-hand winner's re-formation (LIB-HTH-14); none keeps the formation.
     Reform {
@@ -331,7 +334,7 @@ pub struct Mover {
     pub unit: UnitId,
     /// Its objective.
     pub objective: Objective,
-    /// The formation it changes to on its first step.
+    /// The formation it changes to on its next step.
     pub formation: Option<Formation>,
     /// Where it started.
     pub start: Place,
@@ -545,6 +548,13 @@ pub struct Moved {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "event")]
 pub enum Event {
+    /// The table is laid out and the armies divided (LIB-START-01, LIB-START-02).
+    Laid {
+        /// Units on each side, red then blue.
+        units: [usize; 2],
+        /// Areas and lines of terrain.
+        terrain: usize,
+    },
     /// A roll-off (LIB-START-03, LIB-START-06, LIB-DAY-05).
     RollOff {
         /// What for.
@@ -721,6 +731,13 @@ pub enum Event {
     MoversSet {
         /// The movers.
         movers: Vec<Mover>,
+    },
+    /// A liberal mover will change formation on its next step (LIB-LIBERAL-07).
+    ChangeOrdered {
+        /// The unit.
+        unit: UnitId,
+        /// The formation.
+        formation: Formation,
     },
     /// Cavalry mounted or dismounted, using the whole move (LIB-M-10).
     Mounted {

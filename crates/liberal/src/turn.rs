@@ -133,6 +133,16 @@ impl Liberal {
             .map(|o| o.id)
     }
 
+    /// Whether a footprint stands in a river or stream outside its fords and bridges
+    /// (LIB-M-07: water is impassable).
+    pub fn in_water(&self, st: &State, rect: &Rect) -> bool {
+        use tabletop::terrain::LineKind;
+        st.table.lines.iter().enumerate().any(|(j, l)| {
+            matches!(l.kind, LineKind::River | LineKind::Stream)
+                && st.table.rect_overlaps_band_outside_crossings(rect, j)
+        })
+    }
+
     /// Whether a footprint overlaps a friendly unit.
     fn friend_overlap(&self, st: &State, unit: UnitId, rect: &Rect) -> bool {
         let side = st.units[unit].side;
@@ -156,7 +166,7 @@ impl Liberal {
             let p =
                 Place { at: from.at.lerp(to.at, t), facing: to.facing, formation: to.formation };
             let rect = self.footprint_at(u, &p);
-            if !st.table.contains_rect(&rect) {
+            if !st.table.contains_rect(&rect) || self.in_water(st, &rect) {
                 break;
             }
             if let Some(e) = self.enemy_touched(st, unit, &rect) {
@@ -220,6 +230,12 @@ impl Run<'_> {
 
     /// The set-up: the roll for the choice of edges (LIB-START-03).
     pub fn setup(&mut self) {
+        let units = [
+            self.st.units_of(Side::Red).count(),
+            self.st.units_of(Side::Blue).count(),
+        ];
+        let terrain = self.st.table.areas.len() + self.st.table.lines.len();
+        self.emit(Event::Laid { units, terrain });
         let w = self.roll_off("choice of side of the table", "LIB-START-03");
         self.emit(Event::StageSet { phase: Phase::Edge { side: w } });
     }
@@ -256,7 +272,10 @@ impl Run<'_> {
                 let reforms = self.step_d();
                 self.after_melees(reforms, 0);
             }
-            Command::Advance { call_off } => {
+            Command::Advance { call_off, reform } => {
+                for (unit, formation) in reform {
+                    self.emit(Event::ChangeOrdered { unit: *unit, formation: *formation });
+                }
                 for u in call_off {
                     self.emit(Event::Leg {
                         unit: *u,
@@ -353,7 +372,12 @@ impl Run<'_> {
                     let turned = from.facing.angle_to(reached.facing)
                         > self.rules.data.rules.artillery.arc_half_degrees.to_radians() + 1e-9;
                     let moved = from.at.distance(reached.at) > 1e-9 || turned;
-                    let mut rules = vec!["LIB-SEQ-03", "LIB-CHOICE-04"];
+                    let mut rules = vec!["LIB-SEQ-03", "LIB-CHOICE-04", "LIB-CHOICE-08", "LIB-LIBERAL-14"];
+                    if let Some(g) = &u.gun
+                        && self.rules.gun_kind(u, g) != g.kind
+                    {
+                        rules.extend(["LIB-ART-14", "LIB-R-25"]);
+                    }
                     if !moved {
                         rules.push("LIB-ART-07");
                     }
@@ -367,9 +391,6 @@ impl Run<'_> {
                         forward_step: false,
                         rules: ids(&rules),
                     });
-                    if moved && let Some(g) = self.st.units[o.unit].gun.as_mut() {
-                        g.moved = true;
-                    }
                 }
                 Choice::Crew { gun, figures } => {
                     let u = &self.st.units[o.unit];
@@ -572,12 +593,13 @@ impl Run<'_> {
 
     /// Works out an exchange of fire from the strengths before it, then applies every hit
     /// together (LIB-FIRE-03, LIB-R-08, LIB-R-20); returns the units whose morale figure was
-    /// hit with a 1 (LIB-R-10, LIB-R-13).
+    /// hit with a 1, with that figure and whether the unit was leaderless before the hits
+    /// (LIB-R-10, LIB-R-13).
     fn exchange(
         &mut self,
         pairs: Vec<(UnitId, UnitId, bool, Option<crate::state::Shot>)>,
         step: Option<u32>,
-    ) -> Vec<UnitId> {
+    ) -> Vec<(UnitId, usize, bool)> {
         let r = self.rules;
         let mut taken: std::collections::BTreeMap<UnitId, Vec<usize>> = Default::default();
         let mut shots = Vec::new();
@@ -615,6 +637,13 @@ impl Run<'_> {
                             if c.destroyed {
                                 rules.push("LIB-ART-11");
                             }
+                        }
+                    }
+                    if let Some(g) = &fu.gun {
+                        if r.data.guns[r.gun_kind(fu, g)].move_and_fire {
+                            rules.push("LIB-ART-05");
+                        } else {
+                            rules.push("LIB-ART-04");
                         }
                     }
                     if r.artillerymen(fu) > 0 {
@@ -663,7 +692,7 @@ impl Run<'_> {
                     if v.casualties == 0 {
                         rules.push("LIB-CAS-01");
                     } else {
-                        rules.extend(["LIB-CAS-02", "LIB-CAS-03", "LIB-CAS-04", "LIB-CAS-05"]);
+                        rules.extend(["LIB-CAS-02", "LIB-CAS-03", "LIB-CAS-04", "LIB-CAS-05", "LIB-CAS-06"]);
                     }
                     if step.is_some() {
                         if fu.side == self.acting() {
@@ -706,8 +735,10 @@ impl Run<'_> {
             }
             let mf = u.morale_figure();
             let leaderless = mf.is_none() && r.data.rules.morale.leaderless_any_one;
-            if hits.iter().any(|h| h.die == 1 && (Some(h.figure) == mf || leaderless)) {
-                morale.push(*t);
+            // The figure hit and whether the unit was leaderless, before the hits apply.
+            let blow = hits.iter().find(|h| h.die == 1 && (Some(h.figure) == mf || leaderless));
+            if let Some(h) = blow {
+                morale.push((*t, h.figure, leaderless));
             }
         }
         for s in shots {
@@ -756,28 +787,28 @@ impl Run<'_> {
     }
 
     /// Morale results (LIB-MORALE-02..04, LIB-R-10, LIB-R-11, LIB-R-12, LIB-R-13).
-    fn morale(&mut self, units: Vec<UnitId>) {
+    fn morale(&mut self, units: Vec<(UnitId, usize, bool)>) {
         let movers = self.movers();
-        for t in units {
+        for (t, figure, leaderless) in units {
             if !self.alive(t) {
                 continue;
             }
-            let figure = self.st.units[t].morale_figure().unwrap_or(0);
-            let leaderless = self.st.units[t].morale_figure().is_none();
             let mut rules = vec!["LIB-MORALE-01", "LIB-MORALE-02", "LIB-R-10"];
             if leaderless {
                 rules.push("LIB-R-13");
             }
-            if let Some(m) = movers.iter().find(|m| m.unit == t && m.leg == Leg::Forward) {
-                let _ = m;
+            // A liberal mover turns back; one already going back goes on back (LIB-MORALE-03).
+            if let Some(m) = movers.iter().find(|m| m.unit == t && m.leg != Leg::Done) {
                 rules.extend(["LIB-MORALE-03", "LIB-R-12"]);
                 self.emit(Event::Morale { unit: t, figure, going_back: true, rules: ids(&rules) });
-                self.emit(Event::Leg {
-                    unit: t,
-                    leg: Leg::Back,
-                    why: "the morale figure was hit with a 1".into(),
-                    rules: ids(&["LIB-MORALE-03"]),
-                });
+                if m.leg == Leg::Forward {
+                    self.emit(Event::Leg {
+                        unit: t,
+                        leg: Leg::Back,
+                        why: "the morale figure was hit with a 1".into(),
+                        rules: ids(&["LIB-MORALE-03"]),
+                    });
+                }
             } else {
                 rules.push("LIB-MORALE-04");
                 let moving = self
@@ -822,19 +853,25 @@ impl Run<'_> {
         if rest > 1e-9 {
             let r = crate::fire::die(self.dice, 6, "way along the edge".into(), "LIB-R-32");
             rules.extend(["LIB-HTH-09", "LIB-R-32"]);
-            let way = if r.value % 2 == 1 { from.facing.left() } else { from.facing.right() };
+            let side = if r.value % 2 == 1 { from.facing.left() } else { from.facing.right() };
+            // Along the edge that stopped it: the unit's left or right laid along that edge.
+            let blocked_y = !inside(target + tabletop::geometry::Vec2::new(0.0, back.y.signum() * 0.25))
+                && back.y.abs() > 1e-9;
+            let along = if blocked_y {
+                tabletop::geometry::Vec2::new(side.x.signum(), 0.0)
+            } else {
+                tabletop::geometry::Vec2::new(0.0, side.y.signum())
+            };
+            let way = if along.length() > 0.5 { along } else { side };
             let m = ((rest / 0.25).ceil() as usize).max(1);
+            // As far along the edge as the table allows, at most the rest (LIB-HTH-13).
+            let corner = target;
             for i in 1..=m {
-                let p = target + way * (rest * i as f64 / m as f64);
+                let p = corner + way * (rest * i as f64 / m as f64);
                 if !inside(p) {
                     break;
                 }
-                if i == m {
-                    target = p;
-                }
-            }
-            if inside(target + way * rest) {
-                target += way * rest;
+                target = p;
             }
         }
         // Enemy figures in the way stop the retreat short.
@@ -948,7 +985,7 @@ impl Run<'_> {
                     if let Objective::Unit { unit } = m.objective
                         && !self.st.units[unit].present()
                     {
-                        arrived.push(m.unit);
+                        arrived.push((m.unit, m.leg));
                         continue;
                     }
                     let step = self.rules.forward_step(self.st, m);
@@ -961,7 +998,7 @@ impl Run<'_> {
                         rules.push("LIB-R-39");
                     }
                     if step.arrived {
-                        arrived.push(m.unit);
+                        arrived.push((m.unit, m.leg));
                     }
                     let (to, allowance, basis, used) =
                         (step.to, step.allowance, step.basis, step.used);
@@ -994,7 +1031,7 @@ impl Run<'_> {
                     let mut rules = vec!["LIB-LIBERAL-08", "LIB-LIBERAL-10"];
                     if home {
                         rules.push("LIB-R-42");
-                        arrived.push(m.unit);
+                        arrived.push((m.unit, m.leg));
                     }
                     self.emit(Event::Moved {
                         moved: Moved {
@@ -1029,6 +1066,14 @@ impl Run<'_> {
                 if e.gun.is_some() && !self.rules.gun_ready_in_step(e, k) {
                     continue;
                 }
+                // Crewed by infantry alone, a gun that fired in the last game turn may not
+                // fire in this one (LIB-ART-03, LIB-R-26).
+                let gt = self.st.game_turn;
+                if e.gun.as_ref().is_some_and(|g| g.fired_turn.is_some_and(|t| t + 1 == gt))
+                    && self.rules.artillerymen(e) == 0
+                {
+                    continue;
+                }
                 if let Some((t, shot)) = self.best_target(e.id, true, &targets) {
                     pairs.push((e.id, t, true, shot));
                 }
@@ -1056,8 +1101,9 @@ impl Run<'_> {
             let hit = self.exchange(pairs, Some(k));
             self.morale(hit);
         }
-        for u in arrived {
-            if self.movers().iter().any(|m| m.unit == u && m.leg != Leg::Done) {
+        // A forward mover turned back by this step's fire goes back all the same (LIB-R-12).
+        for (u, leg) in arrived {
+            if self.movers().iter().any(|m| m.unit == u && m.leg == leg) {
                 self.emit(Event::Leg {
                     unit: u,
                     leg: Leg::Done,

@@ -4,11 +4,13 @@
 
 use crate::Liberal;
 use crate::state::{
-    Flag, Formation, Mover, Order, Phase, Placement, Role, State, Status, Unit, UnitId,
+    Flag, Formation, Leg, Mover, Objective, Order, Phase, Placement, Role, State, Status, Unit,
+    UnitId,
 };
 use serde::Serialize;
+use std::f64::consts::FRAC_PI_4;
 use tabletop::geometry::{Facing, Rect};
-use tabletop::render::{Piece, Scene};
+use tabletop::render::{Mark, Piece, Scene};
 use tabletop::rules::{Side, Viewer};
 
 /// One figure as seen.
@@ -162,20 +164,46 @@ fn unit_view(r: &Liberal, st: &State, u: &Unit) -> UnitView {
     }
 }
 
-/// The table drawn for a viewer: each unit's outline with its figures (officers and colours
-/// drawn larger), the gun model, and the wounded lying where they fell.
-pub fn scene(r: &Liberal, st: &State, _viewer: Viewer) -> Scene {
+/// The table drawn for a viewer: each unit's outline with its figures in their ranks (the
+/// commander drawn largest, the second officer larger, the colour bearer as a diamond), the gun
+/// model with its crew behind it, the wounded lying where they fell, and the liberal movers'
+/// stated objectives (public: LIB-LIBERAL-02). Before the reveal a side sees its own units
+/// where its committed plan puts them, and the enemy only where the scenario has it: never the
+/// enemy's plan (LIB-START-04).
+pub fn scene(r: &Liberal, st: &State, viewer: Viewer) -> Scene {
     let mut s = Scene::new(
         format!("{} — game turn {}, day {} of {}", st.scenario, st.game_turn, st.day, st.days),
         (*st.table).clone(),
     );
+    let plan: Vec<Placement> = match (&st.phase, viewer) {
+        (Phase::Deploy { plans }, Viewer::Side(side)) => {
+            plans[side.index()].clone().unwrap_or_default()
+        }
+        _ => Vec::new(),
+    };
     for u in st.units.iter().filter(|u| u.present()) {
+        let planned = plan.iter().find(|p| p.unit == u.id);
+        let mut shown;
+        let u = match planned {
+            Some(p) => {
+                shown = u.clone();
+                shown.place = p.place;
+                &shown
+            }
+            None => u,
+        };
         let mut stands: Vec<Rect> = Vec::new();
         let fw = r.frontage(u) * 0.8;
         for (i, p) in r.positions(u) {
-            let big = u.figures[i].role != Role::Private;
-            let size = if big { fw * 1.2 } else { fw };
-            stands.push(Rect::new(p, u.place.facing, size, size));
+            let (size, facing) = match u.figures[i].role {
+                Role::Commander => (fw * 1.6, u.place.facing),
+                Role::Second => (fw * 1.3, u.place.facing),
+                Role::Colours if u.flag == Flag::Carried => {
+                    (fw * 1.2, u.place.facing.rotated(tabletop::geometry::rotation(FRAC_PI_4)))
+                }
+                _ => (fw, u.place.facing),
+            };
+            stands.push(Rect::new(p, facing, size, size));
         }
         if let Some(g) = r.gun_rect(u) {
             stands.push(g);
@@ -183,7 +211,11 @@ pub fn scene(r: &Liberal, st: &State, _viewer: Viewer) -> Scene {
         let form = match &u.gun {
             Some(g) if g.spiked => "spiked".to_string(),
             Some(g) if g.destroyed => "destroyed".to_string(),
+            Some(_) if u.strength() < r.data.rules.artillery.crew_needed => "unmanned".to_string(),
             Some(_) => "battery".to_string(),
+            None if r.data.troops[u.troop].kind == crate::data::Kind::Horse && !u.mounted => {
+                format!("{} dismounted", u.place.formation.name())
+            }
             None => u.place.formation.name().to_string(),
         };
         let flag = match u.flag {
@@ -192,13 +224,14 @@ pub fn scene(r: &Liberal, st: &State, _viewer: Viewer) -> Scene {
             Flag::Retired => ", colours retired",
             Flag::None => "",
         };
+        let note = if planned.is_some() { ", planned" } else { "" };
         s.pieces.push(Piece {
             id: Some(u.id.to_string()),
             outline: r.footprint(u),
             stands,
             side: Some(u.side),
             label: u.name.clone(),
-            detail: format!("{}/{} {form}{flag}", u.strength(), u.figures.len()),
+            detail: format!("{}/{} {form}{flag}{note}", u.strength(), u.figures.len()),
         });
     }
     for u in &st.units {
@@ -213,6 +246,33 @@ pub fn scene(r: &Liberal, st: &State, _viewer: Viewer) -> Scene {
                     detail: String::new(),
                 });
             }
+        }
+    }
+    if let Phase::Turn { movers, .. } = &st.phase {
+        for m in movers.iter().filter(|m| m.leg != Leg::Done) {
+            let u = &st.units[m.unit];
+            let (goal, what) = match m.objective {
+                Objective::Point { at } => (at, "the point".to_string()),
+                Objective::Unit { unit } => {
+                    (r.footprint(&st.units[unit]).centre, st.units[unit].name.clone())
+                }
+            };
+            let (points, label) = match m.leg {
+                Leg::Back => (
+                    vec![u.place.at, m.start.at],
+                    format!("{}: going back ({} steps out)", u.name, m.steps),
+                ),
+                _ => (
+                    vec![m.start.at, u.place.at, goal],
+                    format!(
+                        "{}: liberal move to {what}, {} step{}",
+                        u.name,
+                        m.steps,
+                        if m.steps == 1 { "" } else { "s" }
+                    ),
+                ),
+            };
+            s.marks.push(Mark { points, label });
         }
     }
     s

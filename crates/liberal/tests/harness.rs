@@ -11,7 +11,7 @@ use tabletop::harness::{HarnessConfig, run};
 use tabletop::host::{Host, HostedRuleSet};
 use tabletop::rules::{Actor, Narrate};
 
-const READY: [&str; 1] = ["courthouse.toml"];
+const READY: [&str; 3] = ["courthouse.toml", "farm.toml", "crossroads.toml"];
 
 fn text(name: &str) -> String {
     std::fs::read_to_string(format!(

@@ -1,0 +1,205 @@
+//! The umpire over whole battles: every ready scenario (`scenarios/liberal/*.toml`), the
+//! scripted general on both sides and the random player against it on either side, with no
+//! violation allowed; and the umpire itself, shown doctored events, says what is wrong.
+
+use liberal::Liberal;
+use liberal::state::Event;
+use liberal::umpire::{READY_DIR, Violation, audit, audit_events, ready_scenarios};
+use tabletop::Source;
+use tabletop::dice::SeededDice;
+use tabletop::game::Game;
+use tabletop::host::{Host, HostedRuleSet};
+use tabletop::rules::{Actor, Side};
+
+fn source(name: &str) -> Source {
+    let text = std::fs::read_to_string(format!("{READY_DIR}/{name}")).expect("a ready scenario");
+    Source::new(format!("scenarios/liberal/{name}"), text)
+}
+
+fn host() -> Host<Liberal> {
+    liberal::bot::register(bots::with_standard_bots(Host::new(Liberal::new())))
+}
+
+/// A battle between two bots (`scripted` or `random`), to its end.
+fn battle(host: &Host<Liberal>, name: &str, seed: u64, red: &str, blue: &str) -> Game<Liberal> {
+    let mut g = Game::new(host.rules().clone(), source(name), seed).expect("it loads");
+    g.set_hashing(false);
+    let mut bots = [red, blue].map(|b| host.new_bot(&b.parse().expect("a spec")).expect("a bot"));
+    let mut rngs = Side::BOTH.map(|s| SeededDice::new(seed ^ (0x9e37_79b9 + s.index() as u64)));
+    while g.outcome().is_none() {
+        let side = g.pending().sides()[0];
+        let c = bots[side.index()]
+            .choose(&g, side, &mut rngs[side.index()])
+            .unwrap_or_else(|e| panic!("{name} seed {seed} {red} v {blue}: the {side} bot: {e}"));
+        g.submit_json(Actor::Side(side), c).unwrap_or_else(|r| {
+            panic!("{name} seed {seed} {red} v {blue}: the {side} bot's command is refused: {r}")
+        });
+        assert!(g.command_count() < 20_000, "{name} seed {seed} {red} v {blue} does not end");
+    }
+    g
+}
+
+const PAIRS: [(&str, &str); 3] =
+    [("scripted", "scripted"), ("random", "scripted"), ("scripted", "random")];
+
+/// Plays `n` battles over every ready scenario and pairing, from `seed`; returns
+/// (battles, violations shown).
+fn run(n: usize, seed: u64) -> (usize, Vec<String>) {
+    let names = ready_scenarios();
+    assert!(!names.is_empty(), "no ready scenarios in {READY_DIR}");
+    let host = host();
+    let mut shown = Vec::new();
+    let mut total = 0usize;
+    let mut played = 0usize;
+    let mut k = 0u64;
+    while played < n {
+        let name = &names[k as usize % names.len()];
+        let (red, blue) = PAIRS[(k as usize / names.len()) % PAIRS.len()];
+        let s = seed + k;
+        let g = battle(&host, name, s, red, blue);
+        let v = audit(&g);
+        total += v.len();
+        for x in v.iter().take(3) {
+            if shown.len() < 30 {
+                shown.push(format!("{name} seed {s} {red} v {blue}: {x}"));
+            }
+        }
+        played += 1;
+        k += 1;
+    }
+    eprintln!("{played} battles, {total} violations");
+    (played, shown)
+}
+
+#[test]
+fn battles_on_every_ready_scenario_break_no_rule() {
+    // LIBERAL_UMPIRE_BATTLES overrides the number (for a longer search).
+    let n = std::env::var("LIBERAL_UMPIRE_BATTLES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(if cfg!(debug_assertions) { 6 } else { 1000 });
+    let (played, shown) = run(n, 1);
+    assert_eq!(played, n);
+    assert!(shown.is_empty(), "violations:\n{}", shown.join("\n"));
+}
+
+/// A scripted battle and the first event `pick` finds in it.
+fn battle_with(pick: impl Fn(&Event) -> bool) -> (Game<Liberal>, usize) {
+    let host = host();
+    for seed in 1..40 {
+        let g = battle(&host, "courthouse.toml", seed, "scripted", "scripted");
+        if let Some(k) = g.events().iter().position(&pick) {
+            return (g, k);
+        }
+    }
+    panic!("no battle has such an event");
+}
+
+fn with_event(g: &Game<Liberal>, k: usize, change: impl FnOnce(&mut Event)) -> Vec<Violation> {
+    let mut events = g.events().to_vec();
+    change(&mut events[k]);
+    audit_events(g.rules(), &g.scenario().state, &events)
+}
+
+#[test]
+fn the_umpire_catches_doctored_events() {
+    // A normal move over its allowance.
+    let (g, k) = battle_with(|e| {
+        matches!(e, Event::Moved { rules, .. } if rules.iter().any(|r| r.as_str() == "LIB-CHOICE-02"))
+    });
+    assert!(audit(&g).is_empty(), "{:?}", audit(&g));
+    let v = with_event(&g, k, |e| {
+        if let Event::Moved { moved, .. } = e {
+            moved.used = moved.allowance + 0.5;
+        }
+    });
+    assert!(v.iter().any(|v| v.event == k && v.rule.starts_with("LIB-CHOICE")), "{v:?}");
+    // An allowance that is not the table's.
+    let v = with_event(&g, k, |e| {
+        if let Event::Moved { moved, .. } = e {
+            moved.allowance += 3.0;
+        }
+    });
+    assert!(v.iter().any(|v| v.event == k && v.what.contains("the table gives")), "{v:?}");
+
+    // A volley with one casualty too many.
+    let (g, k) = battle_with(|e| matches!(e, Event::Fired { volley, .. } if volley.casualties > 0));
+    let v = with_event(&g, k, |e| {
+        if let Event::Fired { volley, .. } = e {
+            volley.casualties += 1;
+        }
+    });
+    assert!(v.iter().any(|v| v.event == k && v.rule == "LIB-R-01"), "{v:?}");
+
+    // A hit whose fate is not the fire column's.
+    let v = with_event(&g, k, |e| {
+        if let Event::Fired { hits, .. } = e {
+            hits[0].fate = if hits[0].die == 3 {
+                liberal::data::Fate::Runs
+            } else {
+                liberal::data::Fate::Dead
+            };
+        }
+    });
+    assert!(v.iter().any(|v| v.event == k && v.rule == "LIB-R-02"), "{v:?}");
+
+    // A single fight won by the lower total.
+    let (g, k) = battle_with(|e| {
+        matches!(e, Event::Melee { fights, .. }
+            if fights.iter().any(|f| f.attacker_roll.0 as i32 + f.attacker_roll.1
+                != f.defender_roll.0 as i32 + f.defender_roll.1))
+    });
+    let v = with_event(&g, k, |e| {
+        if let Event::Melee { fights, .. } = e {
+            let f = fights
+                .iter_mut()
+                .find(|f| {
+                    f.attacker_roll.0 as i32 + f.attacker_roll.1
+                        != f.defender_roll.0 as i32 + f.defender_roll.1
+                })
+                .unwrap();
+            f.attacker_won = !f.attacker_won;
+        }
+    });
+    assert!(v.iter().any(|v| v.event == k && v.rule == "LIB-HTH-04"), "{v:?}");
+
+    // A night in the wrong place, or a battle whose points are not the count.
+    let (g, k) = battle_with(|e| matches!(e, Event::Ended { .. }));
+    let v = with_event(&g, k, |e| {
+        if let Event::Ended { points, .. } = e {
+            points[0] += 1;
+        }
+    });
+    assert!(v.iter().any(|v| v.event == k && v.rule == "LIB-M-17"), "{v:?}");
+    let mut events = g.events().to_vec();
+    let n = events.iter().position(|e| matches!(e, Event::Night { .. })).expect("a night");
+    let night = events.remove(n);
+    let t = events.iter().position(|e| matches!(e, Event::TurnBegins { .. })).expect("a turn");
+    events.insert(t + 1, night);
+    let v = audit_events(g.rules(), &g.scenario().state, &events);
+    assert!(v.iter().any(|v| v.rule == "LIB-DAY-01"), "{v:?}");
+}
+
+#[test]
+#[ignore]
+fn zz_debug() {
+    use tabletop::rules::Narrate;
+    let name = std::env::var("UMP_NAME").unwrap();
+    let seed: u64 = std::env::var("UMP_SEED").unwrap().parse().unwrap();
+    let red = std::env::var("UMP_RED").unwrap_or("scripted".into());
+    let blue = std::env::var("UMP_BLUE").unwrap_or("scripted".into());
+    let from: usize = std::env::var("UMP_FROM").unwrap_or("0".into()).parse().unwrap();
+    let to: usize = std::env::var("UMP_TO").unwrap_or("100000".into()).parse().unwrap();
+    let g = battle(&host(), &name, seed, &red, &blue);
+    for (k, e) in g.events().iter().enumerate() {
+        if k >= from && k <= to {
+            eprintln!("{k}: {}", e.describe());
+            if std::env::var("UMP_JSON").is_ok() {
+                eprintln!("   {}", serde_json::to_string(e).unwrap());
+            }
+        }
+    }
+    for v in audit(&g) {
+        eprintln!("{v}");
+    }
+}
