@@ -164,6 +164,7 @@ pub struct State {
     /// The scenario's name.
     pub scenario: String,
     /// The table (shared, read-only).
+    #[serde(serialize_with = "crate::hashing::table")]
     pub table: Arc<Table>,
     /// The weather.
     pub weather: Weather,
@@ -183,6 +184,7 @@ pub struct State {
     /// The two sides.
     pub sides: Vec<SideState>,
     /// The units.
+    #[serde(serialize_with = "crate::hashing::units")]
     pub units: Vec<Unit>,
     /// The objectives.
     pub objectives: Vec<Objective>,

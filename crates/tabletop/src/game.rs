@@ -11,8 +11,27 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::sync::Arc;
 
+std::thread_local! {
+    static HASHING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// True while [`state_hash`] is writing a state out on this thread (compact JSON, as
+/// `serde_json::to_writer` writes it). A state's `Serialize` may then write a part from a cache
+/// of that part's JSON, provided the bytes are the same as it would write anew: the hash of a
+/// large state then costs little more than reading it.
+pub fn hashing() -> bool {
+    HASHING.with(|h| h.get())
+}
+
 /// The FNV-1a 64-bit hash of a state's serde form: stable across runs and platforms.
 pub fn state_hash<T: Serialize>(state: &T) -> u64 {
+    /// Marks the thread as hashing while alive, and puts back what it found.
+    struct Hashing(bool);
+    impl Drop for Hashing {
+        fn drop(&mut self) {
+            HASHING.with(|h| h.set(self.0));
+        }
+    }
     struct Fnv(u64);
     impl Write for Fnv {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -27,6 +46,7 @@ pub fn state_hash<T: Serialize>(state: &T) -> u64 {
         }
     }
     let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+    let _hashing = Hashing(HASHING.with(|h| h.replace(true)));
     serde_json::to_writer(&mut h, state).expect("a game state always serialises");
     h.0
 }
