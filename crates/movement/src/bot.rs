@@ -65,6 +65,39 @@ struct Distances {
     seen: Vec<(Vec<tabletop::Rect>, u64)>,
     /// (a, b) with a ≤ b: the versions of a's and b's stands the distance was measured at.
     pairs: std::collections::HashMap<(UnitId, UnitId), (u64, u64, f64)>,
+    /// Each unit's look when last seen (stands, pose, on the table, side, all to the bit), and
+    /// how many times it has been seen to change.
+    looks: Vec<(Look, u64)>,
+    /// By side: how many times one of its units' looks has changed.
+    epochs: BTreeMap<Side, u64>,
+    /// The enemy nearest each unit, by the side the general commands: with the unit's look
+    /// version and the sum of the other sides' epochs it was found at.
+    nearest: std::collections::HashMap<(Side, UnitId), (u64, u64, Option<UnitId>)>,
+}
+
+/// What the nearest enemy depends on, of one unit.
+#[derive(Clone, Debug)]
+struct Look {
+    rects: Vec<tabletop::Rect>,
+    pose: crate::layout::Pose,
+    on_table: bool,
+    side: Side,
+}
+
+impl Look {
+    fn of(u: &Unit) -> Look {
+        Look { rects: u.rects(), pose: u.pose, on_table: u.on_table, side: u.side }
+    }
+
+    /// The same to the bit.
+    fn is(&self, u: &Unit) -> bool {
+        use crate::hashing::{same_pose, same_rect};
+        self.on_table == u.on_table
+            && self.side == u.side
+            && same_pose(&self.pose, &u.pose)
+            && self.rects.len() == u.stands.len()
+            && self.rects.iter().zip(&u.stands).all(|(r, s)| same_rect(r, &s.rect))
+    }
 }
 
 impl Distances {
@@ -79,6 +112,36 @@ impl Distances {
                 *version += 1;
             }
         }
+        if self.looks.len() != state.units.len() {
+            // Another state altogether: nothing seen before counts.
+            self.looks.clear();
+            self.nearest.clear();
+            for s in self.epochs.values_mut() {
+                *s += 1;
+            }
+        }
+        for (i, u) in state.units.iter().enumerate() {
+            match self.looks.get_mut(i) {
+                Some((look, version)) => {
+                    if !look.is(u) {
+                        *self.epochs.entry(look.side).or_insert(0) += 1;
+                        *self.epochs.entry(u.side).or_insert(0) += 1;
+                        *look = Look::of(u);
+                        *version += 1;
+                    }
+                }
+                None => {
+                    *self.epochs.entry(u.side).or_insert(0) += 1;
+                    self.looks.push((Look::of(u), 0));
+                }
+            }
+        }
+    }
+
+    /// The sum of the epochs of the sides other than `side`: it grows whenever one of their
+    /// units changes its look.
+    fn others_epoch(&self, side: Side) -> u64 {
+        self.epochs.iter().filter(|(s, _)| **s != side).map(|(_, e)| *e).sum()
     }
 
     fn version(&self, id: UnitId) -> u64 {
@@ -146,6 +209,8 @@ struct Memo<'a> {
     router: std::cell::OnceCell<Router<'a>>,
     boxes: std::cell::OnceCell<Vec<(Point, Point)>>,
     ways: std::cell::RefCell<std::collections::HashMap<(UnitId, UnitId), f64>>,
+    /// Each unit's charge reach, by id, once worked out.
+    reaches: std::cell::RefCell<Vec<Option<f64>>>,
     contacts: std::cell::OnceCell<Vec<bool>>,
     planners: std::cell::RefCell<std::collections::HashMap<UnitId, std::rc::Rc<Planner<'a>>>>,
 }
@@ -219,11 +284,13 @@ impl<'a> Ctx<'a> {
         among: impl Iterator<Item = &'a Unit>,
         by_pose: bool,
     ) -> Option<&'a Unit> {
-        let mut cands: Vec<(f64, &'a Unit)> = among.map(|e| (self.dist_bound(u, e), e)).collect();
-        cands.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.id.cmp(&b.1.id)));
+        // The candidates by their bound, then id, taken off a heap in that order: the search
+        // usually stops after the first few, and sorting them all would cost more.
+        let mut cands: std::collections::BinaryHeap<std::cmp::Reverse<Bound<'a>>> =
+            among.map(|e| std::cmp::Reverse(Bound(self.dist_bound(u, e), e))).collect();
         let at = u.pose.at;
         let mut best: Option<(f64, f64, &'a Unit)> = None;
-        for (bound, e) in cands {
+        while let Some(std::cmp::Reverse(Bound(bound, e))) = cands.pop() {
             if best.is_some_and(|(d, _, _)| bound > d) {
                 break;
             }
@@ -263,8 +330,28 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The enemy nearest a unit, remembered from one decision to the next while neither the
+    /// unit nor any enemy changes its look.
     fn nearest_enemy(&self, u: &Unit) -> Option<&'a Unit> {
-        self.nearest(u, self.enemies(), true)
+        if !self.state.units.get(u.id).is_some_and(|s| std::ptr::eq(s, u)) {
+            return self.nearest(u, self.enemies(), true);
+        }
+        let key = {
+            let d = self.distances.borrow();
+            (d.looks.get(u.id).map_or(u64::MAX, |l| l.1), d.others_epoch(self.side))
+        };
+        let known = self.distances.borrow().nearest.get(&(self.side, u.id)).copied();
+        if let Some((v, e, found)) = known
+            && (v, e) == key
+        {
+            return found.map(|id| &self.state.units[id]);
+        }
+        let found = self.nearest(u, self.enemies(), true);
+        self.distances
+            .borrow_mut()
+            .nearest
+            .insert((self.side, u.id), (key.0, key.1, found.map(|e| e.id)));
+        found
     }
 
     /// How far an enemy reaches with a charge.
@@ -272,7 +359,20 @@ impl<'a> Ctx<'a> {
         if e.is_artillery() || e.pose.formation == Formation::Circle {
             return 0.0;
         }
-        self.rules.allowance(e, false, true).this_move
+        // Remembered only for the state's own units (not for a copy moved in a probe).
+        if !self.state.units.get(e.id).is_some_and(|s| std::ptr::eq(s, e)) {
+            return self.rules.allowance(e, false, true).this_move;
+        }
+        if let Some(Some(r)) = self.memo.reaches.borrow().get(e.id) {
+            return *r;
+        }
+        let r = self.rules.allowance(e, false, true).this_move;
+        let mut reaches = self.memo.reaches.borrow_mut();
+        if reaches.len() <= e.id {
+            reaches.resize(e.id + 1, None);
+        }
+        reaches[e.id] = Some(r);
+        r
     }
 
     /// How far an enemy has to go to reach this unit: straight when nothing closed lies between,
@@ -1109,6 +1209,29 @@ impl<'a> Ctx<'a> {
             .collect();
         v.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)).then(a.2.cmp(&b.2)));
         v.into_iter().map(|x| x.2).collect()
+    }
+}
+
+/// A unit with a lower bound of its distance, ordered by the bound, then by the unit's id.
+struct Bound<'a>(f64, &'a Unit);
+
+impl PartialEq for Bound<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o).is_eq()
+    }
+}
+
+impl Eq for Bound<'_> {}
+
+impl PartialOrd for Bound<'_> {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Bound<'_> {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0).then(self.1.id.cmp(&o.1.id))
     }
 }
 

@@ -109,6 +109,8 @@ pub struct Planner<'a> {
     /// Every other unit on the table with the box its stands lie in, made when first asked
     /// (the broad phase of every test against other units).
     boxes: std::cell::OnceCell<Vec<(&'a Unit, Point, Point)>>,
+    /// The same units by the west edge of their boxes, for the broad phase of a large battle.
+    by_x: std::cell::OnceCell<ByX>,
     /// The changes of facing worked out so far: a compulsory move's many trial plans all
     /// begin with the same turn, whose search for a clear shift may test hundreds of places.
     turns: std::cell::RefCell<Vec<TurnMemo>>,
@@ -116,6 +118,11 @@ pub struct Planner<'a> {
 
 /// A change of facing worked out: from this pose, by this turn, for this mover, the result.
 type TurnMemo = ((Pose, Turn, MoverKind), Result<Pose, Refusal>);
+
+/// How far around a unit's stands a planner expects its tests to lie (inches): the terrain
+/// that could block a footprint is looked for there once (a test outside looks at the whole
+/// table, as every test once did).
+const REACH: f64 = 40.0;
 
 /// How many changes of facing a planner remembers.
 const TURNS_REMEMBERED: usize = 8;
@@ -142,6 +149,84 @@ fn loose_bounds_of(rects: impl IntoIterator<Item = Rect>) -> (Point, Point) {
     (lo, hi)
 }
 
+/// Boxes by their west edge: the boxes that may come near a box, found without looking at
+/// every one (a battle of a hundred units asks this many times a plan).
+struct ByX {
+    /// Indices of the boxes with finite west and east edges, by west edge.
+    order: Vec<usize>,
+    /// Their west edges, in that order.
+    west: Vec<f64>,
+    /// The widest of them.
+    widest: f64,
+    /// The other boxes' indices: tried every time.
+    odd: Vec<usize>,
+}
+
+/// Below this many boxes every box is tried.
+const FEW_BOXES: usize = 24;
+
+impl ByX {
+    fn new(boxes: &[(&Unit, Point, Point)]) -> ByX {
+        let mut order = Vec::new();
+        let mut odd = Vec::new();
+        let mut widest: f64 = 0.0;
+        for (i, (_, lo, hi)) in boxes.iter().enumerate() {
+            if lo.x.is_finite() && hi.x.is_finite() {
+                order.push(i);
+                widest = widest.max(hi.x - lo.x);
+            } else {
+                odd.push(i);
+            }
+        }
+        order.sort_by(|a, b| boxes[*a].1.x.total_cmp(&boxes[*b].1.x).then(a.cmp(b)));
+        let west = order.iter().map(|i| boxes[*i].1.x).collect();
+        ByX { order, west, widest, odd }
+    }
+
+    /// The indices, in order, of every box that may come within `margin` of `near` (a few more
+    /// perhaps, never fewer): a box whose west edge lies farther west than the widest box
+    /// (and a margin) from `near`, or farther east than the margin, is apart from it.
+    fn maybe_near(
+        &self,
+        boxes: &[(&Unit, Point, Point)],
+        near: (Point, Point),
+        margin: f64,
+    ) -> Vec<usize> {
+        let slack = margin + 1.0;
+        let (west, east) = (near.0.x - self.widest - slack, near.1.x + slack);
+        if boxes.len() < FEW_BOXES || !(west.is_finite() && east.is_finite()) {
+            return (0..boxes.len()).collect();
+        }
+        let start = self.west.partition_point(|x| *x < west);
+        let end = start + self.west[start..].partition_point(|x| *x <= east);
+        let mut picked: Vec<usize> = self.order[start..end].to_vec();
+        picked.extend_from_slice(&self.odd);
+        picked.sort_unstable();
+        picked
+    }
+}
+
+/// Every unit on the table with the box its stands lie in, as a planner's tests against other
+/// units see them, made once for the planners of many units in one state.
+pub struct OtherUnits<'a>(Vec<(&'a Unit, Point, Point)>);
+
+impl<'a> OtherUnits<'a> {
+    /// The units of `state` on the table, with their boxes.
+    pub fn new(state: &'a State) -> OtherUnits<'a> {
+        OtherUnits(
+            state
+                .units
+                .iter()
+                .filter(|u| u.on_table)
+                .map(|u| {
+                    let (lo, hi) = loose_bounds_of(u.stands.iter().map(|s| s.rect));
+                    (u, lo, hi)
+                })
+                .collect(),
+        )
+    }
+}
+
 impl<'a> Planner<'a> {
     /// A planner for `unit` in `state`.
     pub fn new(rules: &'a Movement, state: &'a State, unit: UnitId) -> Option<Planner<'a>> {
@@ -150,9 +235,11 @@ impl<'a> Planner<'a> {
             rules,
             state,
             unit: u,
-            ground: Ground::new(&state.table, &rules.data.terrain, state.weather),
+            ground: Ground::new(&state.table, &rules.data.terrain, state.weather)
+                .focused(padded(u.bounds(), REACH)),
             who: rules.mover_kind(u, u.pose.formation),
             boxes: std::cell::OnceCell::new(),
+            by_x: std::cell::OnceCell::new(),
             turns: std::cell::RefCell::new(Vec::new()),
         })
     }
@@ -190,10 +277,32 @@ impl<'a> Planner<'a> {
                 })
                 .collect()
         });
+        let index = self.by_x.get_or_init(|| ByX::new(boxes));
+        let picked = index.maybe_near(boxes, near, margin);
+        picked
+            .into_iter()
+            .map(move |i| &boxes[i])
+            .filter(move |(u, lo, hi)| {
+                (u.side != me.side) == enemy && !boxes_apart(near, (*lo, *hi), margin)
+            })
+            .flat_map(|(u, _, _)| u.stands.iter().map(move |s| (*u, s.rect)))
+    }
+
+    /// [`Planner::others_near`] among `boxes`: other units with their boxes.
+    fn near_among<'b>(
+        &self,
+        boxes: &'b [(&'a Unit, Point, Point)],
+        enemy: bool,
+        near: (Point, Point),
+    ) -> impl Iterator<Item = (&'a Unit, Rect)> + 'b {
+        let me = self.unit;
+        let margin = self.tol() + 1e-3;
         boxes
             .iter()
             .filter(move |(u, lo, hi)| {
-                (u.side != me.side) == enemy && !boxes_apart(near, (*lo, *hi), margin)
+                u.id != me.id
+                    && (u.side != me.side) == enemy
+                    && !boxes_apart(near, (*lo, *hi), margin)
             })
             .flat_map(|(u, _, _)| u.stands.iter().map(move |s| (*u, s.rect)))
     }
@@ -203,6 +312,14 @@ impl<'a> Planner<'a> {
         let mine = layout(pose, self.n(), self.size());
         let tol = self.tol();
         self.others_near(true, bounds_of(mine.iter().copied()))
+            .any(|(_, r)| mine.iter().any(|m| crate::shapes::within(m, &r, tol)))
+    }
+
+    /// [`Planner::in_contact`] with the other units' boxes made once for many planners.
+    pub fn in_contact_among(&self, pose: &Pose, others: &OtherUnits<'a>) -> bool {
+        let mine = layout(pose, self.n(), self.size());
+        let tol = self.tol();
+        self.near_among(&others.0, true, bounds_of(mine.iter().copied()))
             .any(|(_, r)| mine.iter().any(|m| crate::shapes::within(m, &r, tol)))
     }
 
@@ -484,7 +601,7 @@ impl<'a> Planner<'a> {
         {
             let blocked_at = |t: f64| -> Option<Blocked> {
                 let d = d_full * t;
-                stands.iter().find_map(|s| self.ground.footprint_blocked(&swept(s, d), self.who))
+                stands.iter().find_map(|s| self.ground.sweep_blocked(s, d, self.who))
             };
             if let Some(b) = blocked_at(1.0) {
                 if b == Blocked::OffTable && opts.may_leave_table {
@@ -598,7 +715,8 @@ impl<'a> Planner<'a> {
         let swept_box = bounds_of(stands.iter().flat_map(|s| [*s, s.translated(d)]));
         let enemy: Vec<Rect> =
             self.others_near(true, padded(swept_box, reach)).map(|(_, r)| r).collect();
-        for s in &stands {
+        // A gap needs two enemy stands.
+        for s in stands.iter().filter(|_| enemy.len() >= 2) {
             let sweep = swept(s, d);
             let (lo, hi) = box_around(sweep.iter().copied());
             let near: Vec<&Rect> = enemy

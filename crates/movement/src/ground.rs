@@ -6,8 +6,10 @@
 
 use crate::data::{ObstacleModel, TerrainData};
 use crate::model::Weather;
-use crate::shapes::{EPS, box_around, boxes_apart, convex_overlaps_polygon, polyline_distance};
-use tabletop::geometry::{Point, Rect};
+use crate::shapes::{
+    EPS, box_around, boxes_apart, convex_overlaps_polygon, polyline_distance, swept,
+};
+use tabletop::geometry::{Point, Rect, Vec2};
 use tabletop::terrain::{
     AreaKind, CrossingKind, Ground as TerrainGround, LineKind, LinearFeature, Table,
 };
@@ -95,10 +97,14 @@ pub struct Ground<'a> {
     /// The water every footprint test meets, worked out once: each river's open pieces and
     /// each dense wood, with the box around it.
     blocks: std::cell::OnceCell<Blocks>,
+    /// A box most tests are made in (around one unit's reach), if any: the blocks that come
+    /// near it, made when first asked, serve every test inside it.
+    focus: Option<(Point, Point)>,
+    near: std::cell::OnceCell<Blocks>,
 }
 
 /// The ground that may close a footprint, with boxes for a cheap first test.
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Blocks {
     /// River water outside crossings: (index of the line, piece, box).
     rivers: Vec<(usize, Vec<Point>, (Point, Point))>,
@@ -118,7 +124,48 @@ fn crossing_at(line: &LinearFeature, s: f64) -> Option<CrossingKind> {
 impl<'a> Ground<'a> {
     /// The ground of `table` priced by `data` under `weather`.
     pub fn new(table: &'a Table, data: &'a TerrainData, weather: Weather) -> Ground<'a> {
-        Ground { table, data, weather, blocks: std::cell::OnceCell::new() }
+        Ground {
+            table,
+            data,
+            weather,
+            blocks: std::cell::OnceCell::new(),
+            focus: None,
+            near: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The same ground, with the tests inside `focus` made against the blocks near it alone:
+    /// a block apart from the focus is apart from everything inside it, so the answers are
+    /// the same.
+    pub fn focused(mut self, focus: (Point, Point)) -> Ground<'a> {
+        self.focus = Some(focus);
+        self.near = std::cell::OnceCell::new();
+        self
+    }
+
+    /// The blocks a test inside the box `bx` may meet, in the table's order.
+    fn blocks_for(&self, bx: (Point, Point)) -> &Blocks {
+        if let Some(f) = self.focus
+            && bx.0.x >= f.0.x
+            && bx.0.y >= f.0.y
+            && bx.1.x <= f.1.x
+            && bx.1.y <= f.1.y
+        {
+            return self.near.get_or_init(|| {
+                let all = self.blocks();
+                Blocks {
+                    rivers: (all.rivers.iter())
+                        .filter(|(_, _, b)| !boxes_apart(f, *b, EPS))
+                        .cloned()
+                        .collect(),
+                    woods: (all.woods.iter())
+                        .filter(|(_, b)| !boxes_apart(f, *b, EPS))
+                        .copied()
+                        .collect(),
+                }
+            });
+        }
+        self.blocks()
     }
 
     fn blocks(&self) -> &Blocks {
@@ -342,10 +389,12 @@ impl<'a> Ground<'a> {
                 return Some(Blocked::OffTable);
             }
         }
-        let blocks = self.blocks();
         let mine = box_around(shape.iter().copied());
+        let blocks = self.blocks_for(mine);
         for (i, piece, bx) in &blocks.rivers {
-            if !boxes_apart(mine, *bx, EPS) && crate::shapes::convex_overlap(shape, piece) {
+            // The piece's own sides first: they part most footprints from the water (the
+            // answer is the same whichever sides are tried first).
+            if !boxes_apart(mine, *bx, EPS) && crate::shapes::convex_overlap(piece, shape) {
                 return Some(Blocked::River(self.table.lines[*i].name.clone()));
             }
         }
@@ -361,6 +410,28 @@ impl<'a> Ground<'a> {
             }
         }
         None
+    }
+
+    /// [`Ground::footprint_blocked`] for the area `rect` sweeps while translated by `d`, with
+    /// the box around the sweep tried first: a sweep whose box is on the table and apart from
+    /// every river piece (and, for formed troops, every dense wood) is clear, and its hull is
+    /// never worked out. The answer is the same either way.
+    pub fn sweep_blocked(&self, rect: &Rect, d: Vec2, who: MoverKind) -> Option<Blocked> {
+        let c = rect.corners();
+        let bx = box_around(c.iter().copied().chain(c.iter().map(|p| *p + d)));
+        let on_table = bx.0.x >= -1e-9
+            && bx.0.y >= -1e-9
+            && bx.1.x <= self.table.width + 1e-9
+            && bx.1.y <= self.table.height + 1e-9;
+        if on_table {
+            let blocks = self.blocks_for(bx);
+            let clear = blocks.rivers.iter().all(|(_, _, b)| boxes_apart(bx, *b, EPS))
+                && (!who.formed || blocks.woods.iter().all(|(_, b)| boxes_apart(bx, *b, EPS)));
+            if clear {
+                return None;
+            }
+        }
+        self.footprint_blocked(&swept(rect, d), who)
     }
 
     fn road_covers(&self, shape: &[Point]) -> bool {

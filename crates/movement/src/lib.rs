@@ -20,6 +20,7 @@ pub mod data;
 pub mod depth;
 pub mod engine;
 pub mod ground;
+mod hashing;
 pub mod layout;
 pub mod model;
 pub mod referee;
@@ -276,14 +277,43 @@ impl Movement {
         use crate::shapes::{box_around, boxes_apart};
         let tol = self.data.geometry.tolerance.contact + 1e-3;
         let boxes: Vec<_> = state.units.iter().map(Unit::bounds).collect();
+        // The units on the table by the west edge of their boxes, for a sweep: a box whose
+        // west edge lies more than the widest box (and a margin) west of a unit's box, or
+        // more than the margin east of it, is apart from it. Boxes without a finite west
+        // edge are tried against every unit.
+        let mut by_x: Vec<usize> = Vec::new();
+        let mut odd: Vec<usize> = Vec::new();
+        let mut widest: f64 = 0.0;
+        for (i, (e, b)) in state.units.iter().zip(&boxes).enumerate() {
+            if !e.on_table {
+                continue;
+            }
+            if b.0.x.is_finite() && b.1.x.is_finite() {
+                by_x.push(i);
+                widest = widest.max(b.1.x - b.0.x);
+            } else {
+                odd.push(i);
+            }
+        }
+        by_x.sort_by(|a, b| boxes[*a].0.x.total_cmp(&boxes[*b].0.x).then(a.cmp(b)));
+        let slack = tol + 1.0;
+        // The rules' own contact test, with the other units' boxes made once for all.
+        let others = engine::OtherUnits::new(state);
         (state.units.iter())
             .map(|u| {
                 let mine = layout::layout(&u.pose, u.stands.len(), u.stand_size);
                 let mine = box_around(mine.iter().flat_map(|r| r.corners()));
-                let near = state.units.iter().zip(&boxes).any(|(e, b)| {
+                let meets = |i: &usize| {
+                    let (e, b) = (&state.units[*i], &boxes[*i]);
                     e.on_table && e.id != u.id && e.side != u.side && !boxes_apart(mine, *b, tol)
-                });
-                near && self.in_contact(state, u.id)
+                };
+                let (west, east) = (mine.0.x - widest - slack, mine.1.x + slack);
+                let start = by_x.partition_point(|i| boxes[*i].0.x < west);
+                let near = odd.iter().any(meets)
+                    || by_x[start..].iter().take_while(|i| boxes[**i].0.x <= east).any(meets)
+                    || !(west.is_finite() && east.is_finite()) && by_x.iter().any(meets);
+                near && Planner::new(self, state, u.id)
+                    .is_some_and(|p| p.in_contact_among(&u.pose, &others))
             })
             .collect()
     }

@@ -235,7 +235,8 @@ impl Movement {
             let p = planner.plan(&steps_for(s), opts).ok()?;
             (p.cost <= allowance + tol).then_some(p)
         };
-        fits(0.0)?;
+        // The plan at the low end of the search, kept as the search goes.
+        let mut lo_plan = fits(0.0)?;
         let min_mult = self
             .data
             .terrain
@@ -272,20 +273,21 @@ impl Movement {
                     }
                 }
                 hi = b;
-                if fits(hi).is_some() {
-                    return fits(hi).map(|p| (p, allowance));
+                if let Some(p) = fits(hi) {
+                    return Some((p, allowance));
                 }
             }
         }
         for _ in 0..32 {
             let mid = 0.5 * (lo + hi);
-            if fits(mid).is_some() {
+            if let Some(p) = fits(mid) {
                 lo = mid;
+                lo_plan = p;
             } else {
                 hi = mid;
             }
         }
-        let mut plan = fits(lo)?;
+        let mut plan = lo_plan;
         if plan.stopped.is_none() && lo < hi_start - 1e-6 {
             // What stops it short of its whole allowance, when the rules do: closed ground, a
             // narrow gap in the enemy's line, the table's edge.
