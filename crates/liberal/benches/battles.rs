@@ -25,6 +25,12 @@ fn main() {
         println!("×{k}: {commands} commands");
         return;
     }
+    // `LIBERAL_FINGERPRINT=1` prints each ready and scaled battle's commands and a hash of
+    // its final state (seeds 1 to 3): the same before and after an optimisation.
+    if std::env::var("LIBERAL_FINGERPRINT").is_ok() {
+        fingerprint();
+        return;
+    }
     divan::main();
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "--test" || a == "--list") {
@@ -33,7 +39,23 @@ fn main() {
     growth();
 }
 
-const READY: [&str; 1] = ["courthouse"];
+/// The ready scenarios: every `scenarios/liberal/*.toml`, by name.
+fn ready() -> Vec<&'static str> {
+    let dir = format!("{}/../../scenarios/liberal", env!("CARGO_MANIFEST_DIR"));
+    let mut v: Vec<&'static str> = std::fs::read_dir(dir)
+        .expect("the scenarios")
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            if p.extension()? != "toml" {
+                return None;
+            }
+            let name = p.file_stem()?.to_string_lossy().into_owned();
+            Some(&*Box::leak(name.into_boxed_str()))
+        })
+        .collect();
+    v.sort();
+    v
+}
 
 const SIZES: [usize; 4] = [1, 2, 4, 8];
 
@@ -97,6 +119,11 @@ fn scaled(k: usize) -> String {
 
 /// A whole battle, the scripted general on both sides: the commands it took.
 fn play(rules: &Arc<Liberal>, text: &str, seed: u64) -> usize {
+    battle_to_the_end(rules, text, seed).1
+}
+
+/// A whole battle, the scripted general on both sides: the game and the commands it took.
+fn battle_to_the_end(rules: &Arc<Liberal>, text: &str, seed: u64) -> (Game<Liberal>, usize) {
     let mut g = Game::new(rules.clone(), Source::new("bench", text), seed).expect("it loads");
     g.set_hashing(false);
     let mut n = 0;
@@ -106,10 +133,26 @@ fn play(rules: &Arc<Liberal>, text: &str, seed: u64) -> usize {
         g.submit(Actor::Side(side), c).expect("the general's command is legal");
         n += 1;
     }
-    n
+    (g, n)
 }
 
-#[divan::bench(args = READY, sample_count = 20, sample_size = 1)]
+fn fingerprint() {
+    use std::hash::{Hash, Hasher};
+    let rules = Arc::new(Liberal::new());
+    let mut texts: Vec<(String, String)> =
+        ready().into_iter().map(|n| (n.to_string(), text(n))).collect();
+    texts.extend([1, 2, 4].map(|k| (format!("courthouse ×{k}"), scaled(k))));
+    for (name, t) in texts {
+        for seed in 1..=3 {
+            let (g, n) = battle_to_the_end(&rules, &t, seed);
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            serde_json::to_string(g.state()).expect("it writes").hash(&mut h);
+            println!("{name} seed {seed}: {n} commands, state {:016x}", h.finish());
+        }
+    }
+}
+
+#[divan::bench(args = ready(), sample_count = 20, sample_size = 1)]
 fn battle(bencher: divan::Bencher, name: &str) {
     let rules = Arc::new(Liberal::new());
     let t = text(name);
@@ -154,10 +197,7 @@ fn growth() {
         let exponent = last.map_or(String::from("—"), |(f0, ms0)| {
             format!("{:.2}", (ms / ms0).ln() / (figures as f64 / f0).ln())
         });
-        println!(
-            "×{k:<4} {figures:>7}  {:>8.0}  {ms:>11.1}  {exponent}",
-            commands as f64 / n
-        );
+        println!("×{k:<4} {figures:>7}  {:>8.0}  {ms:>11.1}  {exponent}", commands as f64 / n);
         last = Some((figures as f64, ms));
     }
 }

@@ -138,6 +138,21 @@ fn plan_unit(r: &Liberal, st: &State, side: Side, u: &Unit) -> Option<Choice> {
     {
         return Some(Choice::Crew { gun: g.id, figures: 2 });
     }
+    // Go to an unmanned friendly gun near by that no enemy threatens, to crew it next turn.
+    if kind == Kind::Foot
+        && u.strength() > 6
+        && u.place.formation != Formation::House
+        && let Some(g) = st.units.iter().find(|g| {
+            g.side == side
+                && g.gun.as_ref().is_some_and(|x| !x.spiked && !x.destroyed)
+                && g.strength() < r.data.rules.artillery.crew_needed
+                && r.footprint(u).distance(&r.footprint(g)) < 10.0
+                && !foes.iter().any(|e| r.footprint(&st.units[*e]).distance(&r.footprint(g)) < 8.0)
+        })
+        && let Some(c) = step_toward(r, st, u, r.footprint(g).centre, 1.5)
+    {
+        return Some(c);
+    }
     // Squares against horse.
     let horse_near = foes.iter().any(|e| {
         let x = &st.units[*e];

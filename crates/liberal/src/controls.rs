@@ -179,6 +179,32 @@ pub fn controls(r: &Liberal, st: &State, side: Side) -> Controls {
                     ));
                 }
             }
+            // A mover may change formation on any step, that step then going at most the
+            // formation-change distance (LIB-LIBERAL-07).
+            for m in &forward {
+                let u = &st.units[m.unit];
+                for f in
+                    [Formation::Line, Formation::Column, Formation::RoadColumn, Formation::Square]
+                {
+                    if f == u.place.formation {
+                        continue;
+                    }
+                    let cmd = Command::Advance { call_off: Vec::new(), reform: vec![(m.unit, f)] };
+                    if r.check(st, Actor::Side(side), &cmd).is_ok() {
+                        let (a, _) = r.allowance(st, u, f, false);
+                        c.actions.push(Action::send(
+                            format!(
+                                "Go on, {} forming {} on its next step (at most {}\")",
+                                u.name,
+                                f.name(),
+                                inches(a)
+                            ),
+                            &["LIB-LIBERAL-07"],
+                            to_json(&cmd),
+                        ));
+                    }
+                }
+            }
             if callable.len() > 1 {
                 let cmd = Command::Advance { call_off: callable.clone(), reform: Vec::new() };
                 if r.check(st, Actor::Side(side), &cmd).is_ok() {

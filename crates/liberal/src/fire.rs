@@ -28,10 +28,20 @@ pub fn die(dice: &mut dyn DiceSource, faces: u8, purpose: String, rule: &'static
     roll(dice, Die::D(faces), purpose, RuleId::new(rule))
 }
 
-fn within_arc(from: Point, facing: Facing, half_degrees: f64, to: Point) -> bool {
+/// Whether `to` lies within the arc about `facing` from `from` whose half-angle has the cosine
+/// `cos_half` (worked out once for a run of points).
+fn within_cos(from: Point, facing: Facing, cos_half: f64, to: Point) -> bool {
     let d = to - from;
     let len = d.length();
-    len < 1e-9 || d.dot(facing.vector()) >= libm::cos(half_degrees.to_radians()) * len - 1e-9
+    len < 1e-9 || d.dot(facing.vector()) >= cos_half * len - 1e-9
+}
+
+/// The distance from `p` to the segment `a`–`b`.
+fn segment_distance(p: Point, a: Point, b: Point) -> f64 {
+    let ab = b - a;
+    let len2 = ab.dot(ab);
+    let t = if len2 < 1e-18 { 0.0 } else { ((p - a).dot(ab) / len2).clamp(0.0, 1.0) };
+    p.distance(a + ab * t)
 }
 
 fn segment_hits_rect(a: Point, b: Point, r: &Rect) -> bool {
@@ -93,7 +103,17 @@ impl Liberal {
         let high = |p: Point| {
             st.table.areas.iter().any(|x| x.kind == AreaKind::Hill && x.polygon.contains(p))
         };
+        let (lo, hi) = (
+            Point::new(pa.x.min(pb.x) - 1.0, pa.y.min(pb.y) - 1.0),
+            Point::new(pa.x.max(pb.x) + 1.0, pa.y.max(pb.y) + 1.0),
+        );
         for (i, area) in st.table.areas.iter().enumerate() {
+            // An area whose box is clear of the line of sight's neither blocks nor hides it.
+            if let Some((a0, a1)) = area.polygon.bounds()
+                && (a0.x > hi.x || a1.x < lo.x || a0.y > hi.y || a1.y < lo.y)
+            {
+                continue;
+            }
             let house = st.houses.get(i).is_some_and(|c| *c > 0);
             if house {
                 if a.house == Some(i) || b.house == Some(i) {
@@ -119,6 +139,8 @@ impl Liberal {
         st.units.iter().all(|o| {
             o.id == a.id
                 || o.id == b.id
+                // Far from the line of sight whatever its footprint: it cannot block.
+                || segment_distance(o.place.at, pa, pb) > self.reach_bound(o) + 1e-6
                 || !o.present()
                 || (higher && !high(self.footprint(o).centre))
                 || !segment_hits_rect(pa, pb, &self.footprint(o))
@@ -172,7 +194,15 @@ impl Liberal {
         directions: usize,
     ) -> Option<Shooting> {
         let range = self.small_arms_range(firer, standing)?;
-        if firer.side == target.side || !target.present() || firer.strength() == 0 {
+        if firer.side == target.side {
+            return None;
+        }
+        // Out of range whatever the two footprints: passed over before measuring them.
+        let apart = firer.place.at.distance(target.place.at);
+        if apart - self.reach_bound(firer) - self.reach_bound(target) > range + 1e-6 {
+            return None;
+        }
+        if !target.present() || firer.strength() == 0 {
             return None;
         }
         let fr = &self.data.rules.fire;
@@ -189,9 +219,10 @@ impl Liberal {
         let mut nearest = f64::INFINITY;
         let tally = |p: Point, facing: Facing, half: f64, nearest: &mut f64| -> bool {
             let mut ok = false;
+            let cos_half = libm::cos(half.to_radians());
             for t in &pts {
                 let d = (p.distance(*t) - slack).max(0.0);
-                if d <= range + 1e-9 && within_arc(p, facing, half, *t) {
+                if d <= range + 1e-9 && within_cos(p, facing, cos_half, *t) {
                     ok = true;
                     *nearest = nearest.min(d);
                 }
@@ -464,10 +495,10 @@ impl Liberal {
         }
         let from = self.gun_rect(gun).map_or(gun.place.at, |r| r.front_centre());
         let pts = self.target_points(target);
-        let half = self.data.rules.artillery.arc_half_degrees;
+        let cos_half = libm::cos(self.data.rules.artillery.arc_half_degrees.to_radians());
         let near = pts
             .iter()
-            .filter(|p| within_arc(from, gun.place.facing, half, **p))
+            .filter(|p| within_cos(from, gun.place.facing, cos_half, **p))
             .map(|p| from.distance(*p))
             .fold(f64::INFINITY, f64::min);
         if !near.is_finite() {

@@ -115,8 +115,21 @@ impl Liberal {
 
     /// The unit's footprint at `place`.
     pub fn footprint_at(&self, u: &Unit, place: &Place) -> Rect {
+        self.footprint_of(u, place, u.strength().max(1))
+    }
+
+    /// A radius round the unit's point that holds its footprint, its gun and every figure
+    /// however many it has lost: the footprint of all its figures, which holds the footprint
+    /// of any fewer (every shape grows with its figures from the same point). A cheap bound to
+    /// pass over far units before measuring them.
+    pub fn reach_bound(&self, u: &Unit) -> f64 {
+        let r = self.footprint_of(u, &u.place, u.figures.len().max(1));
+        r.centre.distance(u.place.at) + 0.5 * (r.width * r.width + r.depth * r.depth).sqrt()
+    }
+
+    /// The footprint at `place` with `n` figures in the ranks.
+    fn footprint_of(&self, u: &Unit, place: &Place, n: usize) -> Rect {
         let d = &self.data.rules.formation;
-        let n = u.strength().max(1);
         let fw = self.frontage(u);
         if let Some(_g) = &u.gun {
             let a = &self.data.rules.artillery;

@@ -63,6 +63,7 @@ impl Run<'_> {
         let st = &*self.st;
         let m = &r.data.rules.melee;
         let house = st.units[defender].house.is_some();
+        let was_square = st.units[defender].place.formation == Formation::Square;
         let mut rules = vec![
             "LIB-HTH-01",
             "LIB-HTH-04",
@@ -208,7 +209,9 @@ impl Run<'_> {
         for u in losers {
             if self.st.units[u].strength() > 0 {
                 let rules: &[&'static str] =
-                    if self.st.units[u].place.formation == Formation::Square {
+                    if self.st.units[u].place.formation == Formation::Square
+                        || (u == defender && was_square)
+                    {
                         &["LIB-HTH-13", "LIB-MORALE-05", "LIB-SQUARE-04"]
                     } else if house {
                         &["LIB-HTH-13", "LIB-MORALE-05", "LIB-HOUSE-06"]
@@ -244,6 +247,7 @@ impl Run<'_> {
                 });
             }
         }
+        self.demote_guns();
         let winner = if attacker_won { attacker } else { defender };
         let _ = Fate::Dead;
         let _ = Status::Dead;
@@ -361,7 +365,7 @@ pub(crate) fn contest(
     } else {
         // Rank by rank (LIB-HTH-03, -07, -10..12, LIB-R-37).
         let chunk = |v: &[Man]| -> Vec<Vec<Man>> { v.chunks(aw).map(|c| c.to_vec()).collect() };
-        let (mut ra, mut rd) = (chunk(&att), chunk(&def));
+        let (mut ra, mut rd) = (chunk(att), chunk(def));
         cited.extend(["LIB-HTH-07", "LIB-HTH-08"]);
         loop {
             if ra.is_empty() || rd.is_empty() {

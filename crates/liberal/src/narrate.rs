@@ -102,6 +102,7 @@ impl Narrate for Event {
             Event::MoversSet { .. } => {
                 vec![RuleId::new("LIB-SEQ-06"), RuleId::new("LIB-LIBERAL-13")]
             }
+            Event::Demoted { .. } => vec![RuleId::new("LIB-ART-14"), RuleId::new("LIB-R-25")],
             Event::ChangeOrdered { .. } => one("LIB-LIBERAL-07"),
             Event::Mounted { .. } => one("LIB-M-10"),
             Event::StageSet { .. } => one("LIB-SEQ-07"),
@@ -257,6 +258,9 @@ impl Narrate for Event {
             Event::Staged { .. } | Event::StageSet { .. } => "the turn goes on".into(),
             Event::MoversSet { movers } => {
                 format!("step E: {} liberal movers advance together", movers.len())
+            }
+            Event::Demoted { unit } => {
+                format!("unit {unit}'s horse gun has lost its artillerymen: a foot gun from now on")
             }
             Event::ChangeOrdered { unit, formation } => {
                 format!("unit {unit} will form {} on its next step", formation.name())

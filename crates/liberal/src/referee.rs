@@ -412,10 +412,12 @@ impl Liberal {
                 extra
             );
         }
-        text += &format!(
-            "; {cover_name} takes off {cover_n}: {casualties} casualt{}",
-            if casualties == 1 { "y" } else { "ies" }
-        );
+        let plural = if casualties == 1 { "y" } else { "ies" };
+        text += &if cover_n > 0 {
+            format!("; {cover_name} takes off {cover_n}: {casualties} casualt{plural}")
+        } else {
+            format!("; no cover: {casualties} casualt{plural}")
+        };
         let mut fig = json!({
             "firers": figures,
             "firer": t.id,
@@ -494,14 +496,24 @@ impl Liberal {
         let mut from = 0usize;
         for (k, h) in hits.iter().enumerate() {
             let (rank, file) = ((h.number - 1) / t.per_rank + 1, (h.number - 1) % t.per_rank + 1);
-            // Figures already hit that this die's count passed over (and whether it wrapped).
+            // How the count went: round from the last figure to the first when the free
+            // figures after the last one reached were too few, and which figures already hit
+            // it passed over (all of them when it went round more than once).
             let earlier: Vec<usize> = hits[..k].iter().map(|x| x.number).collect();
-            let wrapped = h.number <= from;
+            let free = |lo: usize, hi: usize| (lo..=hi).filter(|x| !earlier.contains(x)).count();
+            let after = free(from + 1, n);
+            let die = h.die as usize;
+            let wrapped = die > after;
+            let laps = wrapped && die > after + free(1, h.number);
             let skipped: Vec<usize> = earlier
                 .iter()
                 .copied()
                 .filter(|x| {
-                    if wrapped { *x > from || *x < h.number } else { *x > from && *x < h.number }
+                    laps || if wrapped {
+                        *x > from || *x < h.number
+                    } else {
+                        *x > from && *x < h.number
+                    }
                 })
                 .collect();
             let start = if from == 0 {

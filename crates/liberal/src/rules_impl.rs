@@ -41,6 +41,10 @@ fn move_to_end(figures: &mut Vec<crate::state::Figure>, idx: &[usize]) {
 impl Liberal {
     /// Changes the state by one event.
     pub fn apply_event(&self, st: &mut State, e: &Event) {
+        self.apply_one(st, e);
+    }
+
+    fn apply_one(&self, st: &mut State, e: &Event) {
         match e {
             Event::Laid { .. } | Event::RollOff { .. } | Event::Morale { .. } => {}
             Event::EdgeTaken { side, south } => {
@@ -254,6 +258,11 @@ impl Liberal {
             Event::MoversSet { movers: m } => {
                 if let Phase::Turn { movers, .. } = &mut st.phase {
                     *movers = m.clone();
+                }
+            }
+            Event::Demoted { unit } => {
+                if let Some(g) = st.units[*unit].gun.as_mut() {
+                    g.demoted = true;
                 }
             }
             Event::ChangeOrdered { unit, formation } => {

@@ -323,6 +323,7 @@ impl Liberal {
                     kind: g,
                     range: self.data.guns[g].range,
                     spiked: false,
+                    demoted: false,
                     destroyed: false,
                     fired_turn: None,
                     fired_step: None,

@@ -123,6 +123,9 @@ pub struct Gun {
     pub kind: usize,
     /// It keeps its horse gun's range when it became a foot gun (LIB-R-25).
     pub range: f64,
+    /// A horse gun that lost all its artillerymen: a foot gun from then on (LIB-ART-14).
+    #[serde(default)]
+    pub demoted: bool,
     /// Spiked: never fires again (LIB-ART-15).
     pub spiked: bool,
     /// Destroyed by a six (LIB-ART-11).
@@ -731,6 +734,11 @@ pub enum Event {
     MoversSet {
         /// The movers.
         movers: Vec<Mover>,
+    },
+    /// A horse gun's artillerymen are all gone: a foot gun from now on (LIB-ART-14, LIB-R-25).
+    Demoted {
+        /// The battery.
+        unit: UnitId,
     },
     /// A liberal mover will change formation on its next step (LIB-LIBERAL-07).
     ChangeOrdered {

@@ -69,7 +69,7 @@ impl Liberal {
     /// The gun's type now: a horse gun with no artillerymen left is a foot gun (LIB-ART-14).
     pub fn gun_kind(&self, u: &crate::state::Unit, g: &crate::state::Gun) -> usize {
         let horse = self.data.guns[g.kind].move_and_fire;
-        if horse && self.artillerymen(u) == 0 {
+        if horse && (g.demoted || self.artillerymen(u) == 0) {
             self.data.guns.iter().position(|x| !x.move_and_fire).unwrap_or(g.kind)
         } else {
             g.kind
@@ -86,7 +86,12 @@ impl Liberal {
         road: bool,
     ) -> (f64, String) {
         let from = u.place.formation;
-        let t = &self.data.troops[u.troop];
+        // Dismounted cavalry changes formation as infantry too (LIB-M-10), as in `rate`.
+        let t = if self.data.troops[u.troop].kind == Kind::Horse && !u.mounted {
+            &self.data.troops[0]
+        } else {
+            &self.data.troops[u.troop]
+        };
         let base = self.rate(st, u, from, road && to == from);
         if u.gun.is_some() || from == to || from == Formation::House || to == Formation::House {
             let what = if u.gun.is_some() {
@@ -578,7 +583,7 @@ impl Run<'_> {
             rules.push("LIB-CHOICE-05");
         }
         if form == Formation::Square || from.formation == Formation::Square {
-            rules.push("LIB-CHOICE-06");
+            rules.extend(["LIB-CHOICE-06", "LIB-SQUARE-01"]);
         }
         if met.is_some() {
             rules.push("LIB-HTH-01");
@@ -758,7 +763,27 @@ impl Run<'_> {
             self.emit(Event::HitsApplied { hits });
         }
         self.colours(&touched);
+        self.demote_guns();
         morale
+    }
+
+    /// A horse gun whose artillerymen are all gone becomes a foot gun (LIB-ART-14).
+    pub fn demote_guns(&mut self) {
+        let r = self.rules;
+        let gone: Vec<UnitId> = self
+            .st
+            .units
+            .iter()
+            .filter(|u| {
+                u.gun.as_ref().is_some_and(|g| {
+                    !g.demoted && r.data.guns[g.kind].move_and_fire && r.artillerymen(u) == 0
+                })
+            })
+            .map(|u| u.id)
+            .collect();
+        for unit in gone {
+            self.emit(Event::Demoted { unit });
+        }
     }
 
     /// The colours pass to the nearest figure when the bearer falls (LIB-R-35).
@@ -993,6 +1018,9 @@ impl Run<'_> {
                         vec!["LIB-LIBERAL-01", "LIB-LIBERAL-04", "LIB-LIBERAL-13", "LIB-SEQ-06"];
                     if step.to.formation != from.formation {
                         rules.push("LIB-LIBERAL-07");
+                    }
+                    if step.to.formation == Formation::Square {
+                        rules.push("LIB-SQUARE-01");
                     }
                     if step.met.is_some() {
                         rules.push("LIB-R-39");

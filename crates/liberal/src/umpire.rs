@@ -38,6 +38,10 @@
 //!   hand-to-hand or flag column's for its fate die (LIB-HTH-06, LIB-R-06), a rank is lost only
 //!   after 3 fights lost in a row or when it is empty (LIB-HTH-07, LIB-HOUSE-05), the winner is
 //!   the side with ranks left, and every losing unit with figures left retreats (LIB-HTH-13);
+//! - morale: a unit's morale is tested after an exchange exactly when its morale figure was
+//!   hit with a 1, or any figure of a leaderless unit, never a battery's (LIB-MORALE-02,
+//!   LIB-R-10, LIB-R-13, LIB-M-21); a liberal mover goes back, anyone else falls back one move
+//!   (LIB-MORALE-03/04);
 //! - bookkeeping: no figure changes unit except by `Crewed`, a taken gun's new battery has no
 //!   figures (LIB-M-19); a night comes after every third game turn and only then (LIB-DAY-01);
 //!   the turns alternate and the game turn and day go up by one at a time (LIB-SEQ-01,
@@ -48,8 +52,8 @@
 use crate::Liberal;
 use crate::data::Kind;
 use crate::state::{
-    Choice, Event, Fight, Flag, Formation, Hit, Leg, Moved, Phase, Role, Shot, State, Status,
-    Unit, UnitId,
+    Choice, Event, Fight, Flag, Formation, Hit, Leg, Moved, Phase, Role, Shot, State, Status, Unit,
+    UnitId,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use tabletop::game::Game;
@@ -75,7 +79,9 @@ pub struct Violation {
 impl std::fmt::Display for Violation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self.command {
-            Some(c) => write!(f, "event {} (command {c}) [{}]: {}", self.event, self.rule, self.what),
+            Some(c) => {
+                write!(f, "event {} (command {c}) [{}]: {}", self.event, self.rule, self.what)
+            }
             None => write!(f, "event {} (set-up) [{}]: {}", self.event, self.rule, self.what),
         }
     }
@@ -102,6 +108,10 @@ pub struct Umpire<'a> {
     exchange: Vec<Shot1>,
     /// Figures per unit, as the umpire counts them.
     figures: Vec<usize>,
+    /// Units whose morale the last application of hits tests (LIB-R-10, LIB-R-13).
+    morale_due: BTreeSet<UnitId>,
+    /// Horse guns that have lost all their artillerymen: foot guns from then on (LIB-ART-14).
+    demoted: BTreeSet<UnitId>,
     /// Batteries that moved this side-turn.
     guns_moved: BTreeSet<UnitId>,
     /// Liberal steps each gun fired on this side-turn.
@@ -144,6 +154,8 @@ impl<'a> Umpire<'a> {
             index: 0,
             exchange: Vec::new(),
             figures,
+            morale_due: BTreeSet::new(),
+            demoted: BTreeSet::new(),
             guns_moved: BTreeSet::new(),
             gun_steps: BTreeMap::new(),
             gun_turns: BTreeMap::new(),
@@ -157,7 +169,12 @@ impl<'a> Umpire<'a> {
     }
 
     fn bad(&self, rule: &'static str, what: String) {
-        self.violations.borrow_mut().push(Violation { event: self.index, command: None, rule, what });
+        self.violations.borrow_mut().push(Violation {
+            event: self.index,
+            command: None,
+            rule,
+            what,
+        });
     }
 
     /// The violations so far.
@@ -221,7 +238,8 @@ impl<'a> Umpire<'a> {
         let d = &self.rules.data;
         let t = &d.troops[u.troop];
         if t.kind == Kind::Horse && !u.mounted {
-            let foot = d.troop("infantry").or_else(|| d.troops.iter().position(|x| x.kind == Kind::Foot));
+            let foot =
+                d.troop("infantry").or_else(|| d.troops.iter().position(|x| x.kind == Kind::Foot));
             return &d.troops[foot.unwrap_or(u.troop)];
         }
         t
@@ -243,7 +261,7 @@ impl<'a> Umpire<'a> {
         let g = u.gun.as_ref()?;
         let guns = &self.rules.data.guns;
         let gt = &guns[g.kind];
-        if gt.move_and_fire && self.artillerymen(u) == 0 {
+        if gt.move_and_fire && (self.demoted.contains(&u.id) || self.artillerymen(u) == 0) {
             return guns.iter().find(|x| !x.move_and_fire).or(Some(gt));
         }
         Some(gt)
@@ -287,7 +305,9 @@ impl<'a> Umpire<'a> {
 
     fn before(&mut self, e: &Event) {
         match e {
-            Event::TurnBegins { side, first, game_turn, day } => self.turn_begins(*side, *first, *game_turn, *day),
+            Event::TurnBegins { side, first, game_turn, day } => {
+                self.turn_begins(*side, *first, *game_turn, *day)
+            }
             Event::Night { day, .. } => self.night(*day),
             Event::Moved { moved, forward_step, rules } => {
                 let rules: Vec<&str> = rules.iter().map(|r| r.as_str()).collect();
@@ -301,7 +321,10 @@ impl<'a> Umpire<'a> {
                 if want != *spiked {
                     self.bad(
                         "LIB-ART-15",
-                        format!("the spiking die {} gives spiked {want}, logged {spiked}", die.value),
+                        format!(
+                            "the spiking die {} gives spiked {want}, logged {spiked}",
+                            die.value
+                        ),
                     );
                 }
                 let u = &self.state.units[*gun];
@@ -343,7 +366,10 @@ impl<'a> Umpire<'a> {
             }
             Event::GunTaken { from, unit } => {
                 if unit.id != self.state.units.len() {
-                    self.bad("LIB-HTH-15", format!("the taken gun is unit {}, not the next", unit.id));
+                    self.bad(
+                        "LIB-HTH-15",
+                        format!("the taken gun is unit {}, not the next", unit.id),
+                    );
                 }
                 if !unit.figures.is_empty() {
                     self.bad(
@@ -360,12 +386,24 @@ impl<'a> Umpire<'a> {
                 if let Some(t) = self.gun_turns.get(from).cloned() {
                     self.gun_turns.insert(unit.id, t);
                 }
+                if self.demoted.contains(from) {
+                    self.demoted.insert(unit.id);
+                }
                 if let Some(t) = self.gun_steps.get(from).cloned() {
                     self.gun_steps.insert(unit.id, t);
                 }
                 self.guns_won[unit.side.index()].insert(o);
             }
-            Event::Melee { attacker, defenders, house, fights, ranks, attacker_won, broken, .. } => {
+            Event::Melee {
+                attacker,
+                defenders,
+                house,
+                fights,
+                ranks,
+                attacker_won,
+                broken,
+                ..
+            } => {
                 self.melee(*attacker, defenders, *house, fights, ranks, *attacker_won, broken);
             }
             Event::Ended { outcome, points } => self.ended_check(outcome, *points),
@@ -390,6 +428,18 @@ impl<'a> Umpire<'a> {
                 self.figures[i] = n;
             }
         }
+        // A horse gun with no artillerymen left in the ranks is a foot gun from then on.
+        let horse: Vec<UnitId> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| {
+                u.gun.as_ref().is_some_and(|g| self.rules.data.guns[g.kind].move_and_fire)
+                    && self.artillerymen(u) == 0
+            })
+            .map(|u| u.id)
+            .collect();
+        self.demoted.extend(horse);
         if let Event::Melee { attacker, defenders, attacker_won, .. } = e {
             let losers: Vec<UnitId> =
                 if *attacker_won { defenders.clone() } else { vec![*attacker] };
@@ -409,14 +459,82 @@ impl<'a> Umpire<'a> {
                 let unit = &self.state.units[*u];
                 if unit.strength() > 0 && !retreated.contains(u) {
                     let name = unit.name.clone();
-                    self.bad("LIB-HTH-13", format!("{name} lost the hand-to-hand but did not retreat"));
+                    self.bad(
+                        "LIB-HTH-13",
+                        format!("{name} lost the hand-to-hand but did not retreat"),
+                    );
                 }
             }
             for u in &retreated {
                 if !losers.contains(u) {
                     let name = self.state.units[*u].name.clone();
-                    self.bad("LIB-HTH-13", format!("{name} retreated from a melee it did not lose"));
+                    self.bad(
+                        "LIB-HTH-13",
+                        format!("{name} retreated from a melee it did not lose"),
+                    );
                 }
+            }
+        }
+        if let Event::HitsApplied { .. } = e {
+            let due: BTreeSet<UnitId> = std::mem::take(&mut self.morale_due)
+                .into_iter()
+                .filter(|u| self.state.units[*u].strength() > 0)
+                .collect();
+            // The events the exchange's morale makes: up to the next fire, melee, stage or
+            // move that is not a morale move.
+            let window: Vec<&Event> = rest
+                .iter()
+                .take_while(|x| match x {
+                    Event::Moved { rules, .. } => {
+                        rules.iter().any(|r| r.as_str() == "LIB-MORALE-04")
+                    }
+                    Event::Fired { .. }
+                    | Event::Cannon { .. }
+                    | Event::HitsApplied { .. }
+                    | Event::Melee { .. }
+                    | Event::Staged { .. }
+                    | Event::StageSet { .. }
+                    | Event::TurnBegins { .. }
+                    | Event::MoversSet { .. }
+                    | Event::Declared { .. }
+                    | Event::Night { .. }
+                    | Event::Ended { .. } => false,
+                    _ => true,
+                })
+                .collect();
+            let mut tested = BTreeSet::new();
+            for x in &window {
+                let Event::Morale { unit, going_back, .. } = x else { continue };
+                tested.insert(*unit);
+                let leg = self.leg(*unit);
+                let name = self.state.units[*unit].name.clone();
+                let mover = leg.is_some_and(|l| l != Leg::Done);
+                if *going_back != mover {
+                    self.bad(
+                        "LIB-MORALE-03",
+                        format!(
+                            "{name}'s morale: going back {going_back}, a liberal mover {mover}"
+                        ),
+                    );
+                }
+                let follows = window.iter().any(|y| match y {
+                    Event::Leg { unit: u, leg: Leg::Back, .. } => u == unit,
+                    Event::Moved { moved, .. } => moved.unit == *unit,
+                    _ => false,
+                });
+                let want = if *going_back { leg == Some(Leg::Forward) } else { true };
+                if want && !follows {
+                    self.bad(
+                        "LIB-MORALE-04",
+                        format!("{name}'s morale failed but it neither went back nor fell back"),
+                    );
+                }
+            }
+            if tested != due {
+                self.bad(
+                    "LIB-MORALE-02",
+                    format!("morale tested for units {tested:?}; the 1s on morale figures call for {due:?}"),
+                );
             }
         }
         if let Event::Ended { .. } = e {
@@ -544,14 +662,22 @@ impl<'a> Umpire<'a> {
                     );
                 }
                 let declared = match kind {
-                    "normal" => matches!(self.order(m.unit), Some(Choice::Normal { mount: None, .. })),
-                    "gun" => matches!(self.order(m.unit), Some(Choice::Gun { .. })) && u.gun.is_some(),
+                    "normal" => {
+                        matches!(self.order(m.unit), Some(Choice::Normal { mount: None, .. }))
+                    }
+                    "gun" => {
+                        matches!(self.order(m.unit), Some(Choice::Gun { .. })) && u.gun.is_some()
+                    }
                     "forward" => self.leg(m.unit) == Some(Leg::Forward),
                     _ => self.leg(m.unit) == Some(Leg::Back),
                 };
                 if !declared {
                     self.bad(
-                        if kind == "forward" || kind == "back" { "LIB-LIBERAL-04" } else { "LIB-SEQ-02" },
+                        if kind == "forward" || kind == "back" {
+                            "LIB-LIBERAL-04"
+                        } else {
+                            "LIB-SEQ-02"
+                        },
                         format!("{} made a {kind} move it was not ordered to make", u.name),
                     );
                 }
@@ -600,7 +726,9 @@ impl<'a> Umpire<'a> {
                 let rule = match kind {
                     "gun" => "LIB-CHOICE-04",
                     "forward" | "back" => "LIB-LIBERAL-04",
-                    _ if from_f == Formation::Square || to_f == Formation::Square => "LIB-CHOICE-06",
+                    _ if from_f == Formation::Square || to_f == Formation::Square => {
+                        "LIB-CHOICE-06"
+                    }
                     _ if from_f != to_f => "LIB-CHOICE-05",
                     _ => "LIB-CHOICE-02",
                 };
@@ -645,7 +773,10 @@ impl<'a> Umpire<'a> {
                 if dist > m.used + 1e-6 {
                     self.bad(
                         rule,
-                        format!("{} moved {dist:.4}\" but is said to have used {:.4}\"", u.name, m.used),
+                        format!(
+                            "{} moved {dist:.4}\" but is said to have used {:.4}\"",
+                            u.name, m.used
+                        ),
                     );
                 }
                 if kind != "back" {
@@ -653,7 +784,10 @@ impl<'a> Umpire<'a> {
                     if (cost - m.used).abs() > 1e-6 {
                         self.bad(
                             "LIB-M-06",
-                            format!("{}'s move costs {cost:.4}\" but is logged as {:.4}\"", u.name, m.used),
+                            format!(
+                                "{}'s move costs {cost:.4}\" but is logged as {:.4}\"",
+                                u.name, m.used
+                            ),
                         );
                     }
                 }
@@ -664,7 +798,10 @@ impl<'a> Umpire<'a> {
                 }
                 if kind == "gun" {
                     if u.strength() < self.rules.data.rules.artillery.crew_needed {
-                        self.bad("LIB-CHOICE-08", format!("{} moved with {} crew", u.name, u.strength()));
+                        self.bad(
+                            "LIB-CHOICE-08",
+                            format!("{} moved with {} crew", u.name, u.strength()),
+                        );
                     }
                     let turned = m.from.facing.angle_to(m.to.facing)
                         > self.rules.data.rules.artillery.arc_half_degrees.to_radians() + 1e-9;
@@ -681,7 +818,10 @@ impl<'a> Umpire<'a> {
                 if dist > r + 1e-6 || (m.allowance - r).abs() > EPS {
                     self.bad(
                         "LIB-HTH-13",
-                        format!("{} retreated {dist:.3}\" (allowance {}\"); the rule is {r}\"", u.name, m.allowance),
+                        format!(
+                            "{} retreated {dist:.3}\" (allowance {}\"); the rule is {r}\"",
+                            u.name, m.allowance
+                        ),
                     );
                 }
             }
@@ -719,7 +859,9 @@ impl<'a> Umpire<'a> {
                 if self.leg(target).is_none_or(|l| l == Leg::Done) {
                     self.bad(
                         "LIB-SEQ-08",
-                        format!("{fname}, not acting, fired in step E at {tname}, not a liberal mover"),
+                        format!(
+                            "{fname}, not acting, fired in step E at {tname}, not a liberal mover"
+                        ),
                     );
                 }
             } else if !self.exchange.iter().any(|s| s.firer == target && s.target == firer) {
@@ -779,7 +921,10 @@ impl<'a> Umpire<'a> {
         if hits.len() != want {
             self.bad(
                 rule,
-                format!("{} hits on {name} for {casualties} casualties with {free} figures to hit", hits.len()),
+                format!(
+                    "{} hits on {name} for {casualties} casualties with {free} figures to hit",
+                    hits.len()
+                ),
             );
         }
         let mut at: Option<usize> = None;
@@ -792,7 +937,10 @@ impl<'a> Umpire<'a> {
             if h.fate != fate {
                 self.bad(
                     "LIB-R-02",
-                    format!("{name}'s figure {} hit with a {} is {:?}; the fire column gives {fate:?}", h.figure, h.die, h.fate),
+                    format!(
+                        "{name}'s figure {} hit with a {} is {:?}; the fire column gives {fate:?}",
+                        h.figure, h.die, h.fate
+                    ),
                 );
             }
             if order.iter().all(|i| taken.contains(i)) {
@@ -841,7 +989,11 @@ impl<'a> Umpire<'a> {
         if v.figures == 0 || v.figures > f.strength() {
             out.push((
                 "LIB-FIRE-04",
-                format!("{fname} fired with {} figures of {} in the ranks", v.figures, f.strength()),
+                format!(
+                    "{fname} fired with {} figures of {} in the ranks",
+                    v.figures,
+                    f.strength()
+                ),
             ));
         }
         if !t.present() {
@@ -854,7 +1006,10 @@ impl<'a> Umpire<'a> {
             troop.range
         };
         if v.distance > range + 1e-6 {
-            out.push(("LIB-FIRE-08", format!("{fname} fired at {:.2}\", beyond its {range}\"", v.distance)));
+            out.push((
+                "LIB-FIRE-08",
+                format!("{fname} fired at {:.2}\", beyond its {range}\"", v.distance),
+            ));
         }
         let bands = &d.rules.fire.band;
         let share = if range > 0.0 { v.distance / range } else { 1.0 };
@@ -872,7 +1027,10 @@ impl<'a> Umpire<'a> {
         let dd = v.per_casualty.max(1);
         let (base, rem) = (v.figures as u32 / dd, v.figures as u32 % dd);
         if v.base != base {
-            out.push(("LIB-R-01", format!("{fname}: {} figures / {dd} is {base}, logged {}", v.figures, v.base)));
+            out.push((
+                "LIB-R-01",
+                format!("{fname}: {} figures / {dd} is {base}, logged {}", v.figures, v.base),
+            ));
         }
         match &v.remainder {
             None => {
@@ -880,7 +1038,10 @@ impl<'a> Umpire<'a> {
                     out.push(("LIB-R-01", format!("{fname}: a remainder of {rem} and no die")));
                 }
                 if v.extra != 0 {
-                    out.push(("LIB-R-01", format!("{fname}: an extra casualty with no remainder die")));
+                    out.push((
+                        "LIB-R-01",
+                        format!("{fname}: an extra casualty with no remainder die"),
+                    ));
                 }
             }
             Some(r) => {
@@ -888,13 +1049,19 @@ impl<'a> Umpire<'a> {
                     out.push(("LIB-R-01", format!("{fname}: a remainder die with no remainder")));
                 }
                 if r.value == 0 || u32::from(r.value) > dd {
-                    out.push(("LIB-R-01", format!("{fname}: a {dd}-sided remainder die shows {}", r.value)));
+                    out.push((
+                        "LIB-R-01",
+                        format!("{fname}: a {dd}-sided remainder die shows {}", r.value),
+                    ));
                 }
                 let want = u32::from(u32::from(r.value) <= rem && rem > 0);
                 if v.extra != want {
                     out.push((
                         "LIB-R-01",
-                        format!("{fname}: remainder {rem}, die {}: extra {want}, logged {}", r.value, v.extra),
+                        format!(
+                            "{fname}: remainder {rem}, die {}: extra {want}, logged {}",
+                            r.value, v.extra
+                        ),
                     ));
                 }
             }
@@ -904,13 +1071,19 @@ impl<'a> Umpire<'a> {
         }
         let (cover, _) = self.rules.cover(st, f, t);
         if v.cover != cover {
-            out.push(("LIB-R-41", format!("{fname} at {tname}: cover {cover}, logged {}", v.cover)));
+            out.push((
+                "LIB-R-41",
+                format!("{fname} at {tname}: cover {cover}, logged {}", v.cover),
+            ));
         }
         let want = (v.base + v.extra).saturating_sub(v.cover);
         if v.casualties != want {
             out.push((
                 "LIB-R-01",
-                format!("{fname}: {} + {} − {} gives {want} casualties, logged {}", v.base, v.extra, v.cover, v.casualties),
+                format!(
+                    "{fname}: {} + {} − {} gives {want} casualties, logged {}",
+                    v.base, v.extra, v.cover, v.casualties
+                ),
             ));
         }
         for (r, w) in out {
@@ -957,10 +1130,15 @@ impl<'a> Umpire<'a> {
         }
         let infantry_only = self.artillerymen(g) == 0;
         let gt = st.game_turn;
-        if infantry_only && self.gun_turns.get(&c.gun).is_some_and(|v| v.contains(&(gt.wrapping_sub(1)))) {
+        if infantry_only
+            && self.gun_turns.get(&c.gun).is_some_and(|v| v.contains(&(gt.wrapping_sub(1))))
+        {
             out.push((
                 "LIB-R-26",
-                format!("{gname}, served only by infantry, fired in game turns {} and {gt}", gt - 1),
+                format!(
+                    "{gname}, served only by infantry, fired in game turns {} and {gt}",
+                    gt - 1
+                ),
             ));
         }
         if let Some(k) = step
@@ -969,7 +1147,10 @@ impl<'a> Umpire<'a> {
         {
             out.push((
                 "LIB-R-09",
-                format!("{gname}, served only by infantry, fired on liberal steps {} and {k}", k - 1),
+                format!(
+                    "{gname}, served only by infantry, fired on liberal steps {} and {k}",
+                    k - 1
+                ),
             ));
         }
         let foot = self.gun_type(g).is_some_and(|x| !x.move_and_fire);
@@ -990,46 +1171,78 @@ impl<'a> Umpire<'a> {
                 if c.distance > range + 1e-6 {
                     out.push(("LIB-ART-12", format!("{gname} fired grape at {:.2}\"", c.distance)));
                 }
-                if c.to_hit.is_some() || !c.hit || c.destroyed || c.cover != 0 || c.crew_die.is_some() {
+                if c.to_hit.is_some()
+                    || !c.hit
+                    || c.destroyed
+                    || c.cover != 0
+                    || c.crew_die.is_some()
+                {
                     out.push((
                         "LIB-R-24",
-                        format!("{gname}'s grape: to-hit {:?}, hit {}, destroyed {}, cover {}", c.to_hit.as_ref().map(|r| r.value), c.hit, c.destroyed, c.cover),
+                        format!(
+                            "{gname}'s grape: to-hit {:?}, hit {}, destroyed {}, cover {}",
+                            c.to_hit.as_ref().map(|r| r.value),
+                            c.hit,
+                            c.destroyed,
+                            c.cover
+                        ),
                     ));
                 }
                 match &c.casualty_die {
-                    Some(r) if u32::from(r.value) == c.casualties && (1..=6).contains(&r.value) => {}
+                    Some(r) if u32::from(r.value) == c.casualties && (1..=6).contains(&r.value) => {
+                    }
                     r => out.push((
                         "LIB-ART-12",
-                        format!("{gname}'s grape: die {:?}, {} casualties", r.as_ref().map(|r| r.value), c.casualties),
+                        format!(
+                            "{gname}'s grape: die {:?}, {} casualties",
+                            r.as_ref().map(|r| r.value),
+                            c.casualties
+                        ),
                     )),
                 }
             }
             Shot::Round => {
                 if c.distance > gun.range + 1e-6 {
-                    out.push(("LIB-ART-08", format!("{gname} fired at {:.2}\", range {}\"", c.distance, gun.range)));
+                    out.push((
+                        "LIB-ART-08",
+                        format!("{gname} fired at {:.2}\", range {}\"", c.distance, gun.range),
+                    ));
                 }
                 match &c.to_hit {
-                    None => out.push(("LIB-ART-09", format!("{gname}'s round shot with no to-hit die"))),
+                    None => {
+                        out.push(("LIB-ART-09", format!("{gname}'s round shot with no to-hit die")))
+                    }
                     Some(h) => {
                         let want = a.hit_faces.contains(&h.value);
                         if want != c.hit {
                             out.push((
                                 "LIB-ART-09",
-                                format!("{gname}'s to-hit die {} gives hit {want}, logged {}", h.value, c.hit),
+                                format!(
+                                    "{gname}'s to-hit die {} gives hit {want}, logged {}",
+                                    h.value, c.hit
+                                ),
                             ));
                         }
                     }
                 }
                 if !c.hit {
                     if c.casualties != 0 || c.casualty_die.is_some() || c.destroyed {
-                        out.push(("LIB-ART-09", format!("{gname} missed but did {} casualties", c.casualties)));
+                        out.push((
+                            "LIB-ART-09",
+                            format!("{gname} missed but did {} casualties", c.casualties),
+                        ));
                     }
                 } else {
                     if c.cover != cover {
-                        out.push(("LIB-R-41", format!("{gname} at {tname}: cover {cover}, logged {}", c.cover)));
+                        out.push((
+                            "LIB-R-41",
+                            format!("{gname} at {tname}: cover {cover}, logged {}", c.cover),
+                        ));
                     }
                     match &c.casualty_die {
-                        None => out.push(("LIB-ART-10", format!("{gname} hit with no casualty die"))),
+                        None => {
+                            out.push(("LIB-ART-10", format!("{gname} hit with no casualty die")))
+                        }
                         Some(r) => {
                             let six = r.value == a.destroy_face;
                             if c.destroyed != (six && live_gun) {
@@ -1045,20 +1258,29 @@ impl<'a> Umpire<'a> {
                                 match &c.crew_die {
                                     Some(k) => u32::from(k.value).saturating_sub(c.cover),
                                     None => {
-                                        out.push(("LIB-R-23", format!("{gname} destroyed a gun with no crew die")));
+                                        out.push((
+                                            "LIB-R-23",
+                                            format!("{gname} destroyed a gun with no crew die"),
+                                        ));
                                         0
                                     }
                                 }
                             } else {
                                 if c.crew_die.is_some() {
-                                    out.push(("LIB-R-23", format!("{gname}: a crew die with no gun destroyed")));
+                                    out.push((
+                                        "LIB-R-23",
+                                        format!("{gname}: a crew die with no gun destroyed"),
+                                    ));
                                 }
                                 u32::from(r.value).saturating_sub(c.cover)
                             };
                             if c.casualties != want {
                                 out.push((
                                     "LIB-ART-10",
-                                    format!("{gname}: casualties {}, the dice give {want}", c.casualties),
+                                    format!(
+                                        "{gname}: casualties {}, the dice give {want}",
+                                        c.casualties
+                                    ),
                                 ));
                             }
                         }
@@ -1084,6 +1306,21 @@ impl<'a> Umpire<'a> {
 
     /// The exchange's hits applied together, on distinct figures (LIB-FIRE-03).
     fn hits_applied(&mut self, applied: &[(UnitId, Vec<Hit>)]) {
+        // Morale: the morale figure hit with a 1, or any 1 in a unit with no leader left;
+        // never a battery (LIB-MORALE-02, LIB-R-10, LIB-R-13, LIB-M-21).
+        let any_one = self.rules.data.rules.morale.leaderless_any_one;
+        self.morale_due = applied
+            .iter()
+            .filter(|(u, hs)| {
+                let unit = &self.state.units[*u];
+                let mf = unit.morale_figure();
+                unit.gun.is_none()
+                    && hs
+                        .iter()
+                        .any(|h| h.die == 1 && (Some(h.figure) == mf || (mf.is_none() && any_one)))
+            })
+            .map(|(u, _)| *u)
+            .collect();
         let mut want: BTreeMap<UnitId, Vec<Hit>> = BTreeMap::new();
         for s in &self.exchange {
             if !s.hits.is_empty() {
@@ -1110,10 +1347,16 @@ impl<'a> Umpire<'a> {
             let mut out = Vec::new();
             for h in hs {
                 if !seen.insert(h.figure) {
-                    out.push(format!("{}'s figure {} hit twice in one exchange", unit.name, h.figure));
+                    out.push(format!(
+                        "{}'s figure {} hit twice in one exchange",
+                        unit.name, h.figure
+                    ));
                 }
                 if unit.figures.get(h.figure).is_none_or(|f| f.status != Status::Ranks) {
-                    out.push(format!("{}'s figure {} hit but not in the ranks", unit.name, h.figure));
+                    out.push(format!(
+                        "{}'s figure {} hit but not in the ranks",
+                        unit.name, h.figure
+                    ));
                 }
             }
             for w in out {
@@ -1138,6 +1381,7 @@ impl<'a> Umpire<'a> {
     }
 
     /// A hand-to-hand, fight by fight (LIB-HTH, LIB-R-05..07, LIB-R-29..31, LIB-HOUSE-05).
+    #[allow(clippy::too_many_arguments)]
     fn melee(
         &mut self,
         attacker: UnitId,
@@ -1164,7 +1408,10 @@ impl<'a> Umpire<'a> {
         let target = &st.units[defender];
         if house {
             if target.house.is_none() {
-                self.bad("LIB-HOUSE-05", format!("a house fight against {}, not in a house", target.name));
+                self.bad(
+                    "LIB-HOUSE-05",
+                    format!("a house fight against {}, not in a house", target.name),
+                );
             }
             for i in target.in_ranks() {
                 def.push(self.man(defender, i, m.house_bonus));
@@ -1215,7 +1462,10 @@ impl<'a> Umpire<'a> {
             for &s in &defenders[1..] {
                 let su = &st.units[s];
                 if su.house.is_some() || su.side != target.side {
-                    self.bad("LIB-HOUSE-04", format!("{} gathered to support {}", su.name, target.name));
+                    self.bad(
+                        "LIB-HOUSE-04",
+                        format!("{} gathered to support {}", su.name, target.name),
+                    );
                 }
                 for i in su.in_ranks() {
                     def.push(self.man(s, i, 0));
@@ -1255,7 +1505,10 @@ impl<'a> Umpire<'a> {
             }
             let (ra, rd) = (f.attacker_roll.0, f.defender_roll.0);
             if !(1..=6).contains(&ra) || !(1..=6).contains(&rd) || !(1..=6).contains(&f.fate_die) {
-                out.push(("LIB-HTH-04", format!("dice {ra}, {rd}, fate {} in a single fight", f.fate_die)));
+                out.push((
+                    "LIB-HTH-04",
+                    format!("dice {ra}, {rd}, fate {} in a single fight", f.fate_die),
+                ));
                 return Some(f.attacker_won);
             }
             let (ta, td) = (ra as i32 + a.bonus, rd as i32 + d.bonus);
@@ -1267,7 +1520,10 @@ impl<'a> Umpire<'a> {
                     ));
                 }
             } else if a.ties == d.ties {
-                out.push(("LIB-R-05", format!("a tie at {ta} with equal tie-winning was not rolled again")));
+                out.push((
+                    "LIB-R-05",
+                    format!("a tie at {ta} with equal tie-winning was not rolled again"),
+                ));
             } else if f.attacker_won != a.ties {
                 out.push(("LIB-HTH-05", format!("a tie at {ta}: the tie-winner lost")));
             }
@@ -1287,7 +1543,10 @@ impl<'a> Umpire<'a> {
                 ));
             }
             if !lost_once.insert((loser.unit, loser.figure)) {
-                out.push(("LIB-R-07", format!("figure {:?} lost twice", (loser.unit, loser.figure))));
+                out.push((
+                    "LIB-R-07",
+                    format!("figure {:?} lost twice", (loser.unit, loser.figure)),
+                ));
             }
             Some(f.attacker_won)
         };
@@ -1333,7 +1592,8 @@ impl<'a> Umpire<'a> {
                     }
                 }
             } else {
-                let chunk = |v: &[Man]| -> Vec<Vec<Man>> { v.chunks(aw).map(|c| c.to_vec()).collect() };
+                let chunk =
+                    |v: &[Man]| -> Vec<Vec<Man>> { v.chunks(aw).map(|c| c.to_vec()).collect() };
                 let (mut ra, mut rd) = (chunk(&att), chunk(&def));
                 loop {
                     if ra.is_empty() || rd.is_empty() {
@@ -1407,8 +1667,17 @@ impl<'a> Umpire<'a> {
         }
         for f in fights {
             for (u, i) in [f.attacker, f.defender] {
-                if self.state.units.get(u).and_then(|x| x.figures.get(i)).is_none_or(|x| x.status != Status::Ranks) {
-                    out.push(("LIB-HTH-04", format!("figure {i} of unit {u} fought out of the ranks")));
+                if self
+                    .state
+                    .units
+                    .get(u)
+                    .and_then(|x| x.figures.get(i))
+                    .is_none_or(|x| x.status != Status::Ranks)
+                {
+                    out.push((
+                        "LIB-HTH-04",
+                        format!("figure {i} of unit {u} fought out of the ranks"),
+                    ));
                 }
             }
         }
@@ -1440,7 +1709,10 @@ impl<'a> Umpire<'a> {
         }
         let mut out = Vec::new();
         if p != points {
-            out.push(("LIB-M-17", format!("the battle ends with points {points:?}; the count gives {p:?}")));
+            out.push((
+                "LIB-M-17",
+                format!("the battle ends with points {points:?}; the count gives {p:?}"),
+            ));
         }
         let beaten: Vec<Side> =
             Side::BOTH.into_iter().filter(|s| !st.units_of(*s).any(|u| u.strength() > 0)).collect();
@@ -1448,7 +1720,13 @@ impl<'a> Umpire<'a> {
             Some(b.other())
         } else {
             if self.nights != 1 || st.day < st.days {
-                out.push(("LIB-M-17", format!("the battle ended on day {} of {} with both armies standing", st.day, st.days)));
+                out.push((
+                    "LIB-M-17",
+                    format!(
+                        "the battle ended on day {} of {} with both armies standing",
+                        st.day, st.days
+                    ),
+                ));
             }
             match points[0].cmp(&points[1]) {
                 std::cmp::Ordering::Greater => Some(Side::Red),
@@ -1457,7 +1735,10 @@ impl<'a> Umpire<'a> {
             }
         };
         if outcome.winner != want {
-            out.push(("LIB-M-17", format!("the winner is {:?}; the rules give {want:?}", outcome.winner)));
+            out.push((
+                "LIB-M-17",
+                format!("the winner is {:?}; the rules give {want:?}", outcome.winner),
+            ));
         }
         for (r, w) in out {
             self.bad(r, w);
@@ -1509,4 +1790,3 @@ pub const READY_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenario
 pub fn ready_scenarios() -> Vec<String> {
     tabletop::harness::toml_files(READY_DIR)
 }
-

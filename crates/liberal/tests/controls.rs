@@ -238,3 +238,27 @@ fn before_the_reveal_a_side_sees_its_own_plan_and_never_the_enemys() {
     assert!(r.view(&st, Viewer::Side(Side::Blue)).own_plan.is_none());
     assert!(r.view(&st, Viewer::Side(Side::Red)).own_plan.is_some());
 }
+
+#[test]
+fn figures_are_drawn_in_their_ranks_officers_larger_guns_with_their_crews() {
+    let g = game(1);
+    let (r, st) = (g.rules(), g.state());
+    let scene = r.scene(st, Viewer::Side(Side::Red));
+    for u in st.units.iter().filter(|u| u.present()) {
+        let p = scene
+            .pieces
+            .iter()
+            .find(|p| p.id.as_deref() == Some(u.id.to_string().as_str()))
+            .expect("every unit is drawn");
+        let gun = usize::from(u.gun.is_some());
+        assert_eq!(p.stands.len(), u.strength() + gun, "a stand a figure, and the gun");
+        if u.gun.is_none() {
+            let least = p.stands.iter().map(|s| s.width).fold(f64::INFINITY, f64::min);
+            let most = p.stands.iter().map(|s| s.width).fold(0.0, f64::max);
+            assert!(most > least * 1.5, "{}: the commander stands out", u.name);
+        }
+    }
+    let rows = r.roster(st, Viewer::Side(Side::Red));
+    assert!(rows.iter().any(|row| row.state.contains("gun ready")));
+    assert!(rows.iter().all(|row| row.strength.contains(" of ")));
+}

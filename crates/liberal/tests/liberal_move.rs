@@ -372,7 +372,6 @@ fn lib_liberal_14_guns_do_not_make_liberal_moves() {
 }
 
 #[test]
-#[ignore = "engine gap: Command::Advance has no `reform` (the rulings' \"optionally reform\"), so a liberal mover can change formation only on its first step"]
 fn lib_liberal_07_a_formation_change_on_a_later_step() {
     // "LIBERAL-07": "on any of the normal moves of the liberal move" (II.B.6). A column steps
     // 9"; told between steps to form line, its second step is the column-to-line 9" (a line

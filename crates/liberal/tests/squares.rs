@@ -132,12 +132,11 @@ fn lib_square_05_a_square_supporting_a_melee_loses_its_plus_one() {
 }
 
 #[test]
-#[ignore = "engine: when the other faces join as rear ranks (LIB-R-29) and win after the attacked face is beaten back, the square does not retreat (melee.rs retreats only the losing side)"]
-fn lib_square_04_the_face_beaten_the_square_retreats_though_the_rest_fight_on() {
-    // "LIB-SQUARE-04" (LIB-R-29): red's 8 outnumber the south face's 6, so the other faces come
-    // in behind it without their +1. Red beats the face (ranks of 4: the face's 4, then its
-    // last 2 with two from the other faces), then loses to the rest. The face was beaten back:
-    // the whole square goes back 18" all the same.
+fn lib_square_04_a_square_broken_for_its_rear_ranks_stands_if_they_win() {
+    // "LIB-SQUARE-04" (LIB-R-29, LIB-SQUARE-05): red's 8 outnumber the south face's 6, so the
+    // other faces come in behind it without their +1 and the square is broken. Red beats the
+    // face, then loses to the rest. SQUARE-04 is a rule of squares: the body that beat red is
+    // no longer one, so it holds its ground in line, and red goes back 18".
     let mut t = at_square("figures = 8\nofficers = false", "");
     let mut dice = fights("aaaaaa", 3);
     dice.extend(fights("dddddd", 3));
@@ -145,9 +144,11 @@ fn lib_square_04_the_face_beaten_the_square_retreats_though_the_rest_fight_on() 
     let ev = t.declare(Side::Red, vec![normal(0, 36.0, 19.5)], &dice);
     let m = &melees(&ev)[0];
     assert_eq!(m.ranks.len(), 4);
-    let square_moves = moves_of(&ev, 1);
+    assert!(!m.attacker_won);
+    assert!(moves_of(&ev, 1).is_empty(), "the broken square does not retreat");
+    assert_eq!(t.st.units[1].place.formation, liberal::state::Formation::Line);
     assert!(
-        square_moves.iter().any(|(_, r)| r.iter().any(|x| x == "LIB-SQUARE-04")),
-        "the square retreats once its face is beaten back"
+        moves_of(&ev, 0).iter().any(|(_, r)| r.iter().any(|x| x == "LIB-HTH-13")),
+        "red goes back"
     );
 }
