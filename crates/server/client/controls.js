@@ -104,6 +104,9 @@ export class ControlsPanel {
       return;
     }
     this.draft = applyDraft(this.draft, effect);
+    // A part set over parts put inside it (a unit's whole order over its formation) replaces
+    // them: their choices go from the list too.
+    for (const k of [...this.choices.keys()]) if (k.startsWith(`${effect.at}/`)) this.choices.delete(k);
     const who = this.selected ? this.control(this.selected)?.label : undefined;
     const id = effect.key && effect.value && typeof effect.value === "object"
       ? JSON.stringify(/** @type {Record<string, unknown>} */ (effect.value)[effect.key]) : "";

@@ -68,7 +68,9 @@ export class Drags {
     /** The measured path: green within the allowance, red beyond (updated in place). */
     this.within = svg("polyline", { class: "path-within", points: "" });
     this.beyond = svg("polyline", { class: "path-beyond", points: "" });
-    this.table.overlay.append(svg("g", { class: "measure" }, this.within, this.beyond));
+    /** Where each leg of a measured path of several legs ends (a liberal move's steps), numbered. */
+    this.steps = svg("g", { class: "path-steps" });
+    this.table.overlay.append(svg("g", { class: "measure" }, this.within, this.beyond, this.steps));
     const root = table.root;
     root.addEventListener("pointerdown", (ev) => this.down(ev));
     root.addEventListener("pointermove", (ev) => this.move(ev));
@@ -242,16 +244,36 @@ export class Drags {
   showMeasurement(m) {
     if (!m) {
       this.drawPath([], []);
+      this.drawSteps([]);
       this.write(["no measurement: this unit cannot be dragged freely now"], false);
       return;
     }
     const total = pathLength(m.path);
     const within = Math.min(m.within, total);
     this.drawPath(subPath(m.path, 0, within), within < total - 1e-6 ? subPath(m.path, within, total) : []);
+    this.drawSteps(m.path);
     const lines = [`${fmt(m.length)}″ measured · cost ${fmt(m.cost)}″ of ${fmt(m.allowance)}″`, ...m.notes];
     if (m.action) lines.push(`drop: ${m.action.label}`);
     else if (m.rule || m.reason) lines.push(`cannot end here: [${m.rule ?? "?"}] ${m.reason ?? ""}`);
     this.write(lines, !m.action && !!(m.rule || m.reason));
+  }
+
+  /**
+   * Marks the ends of a path's legs when it has more than one (a move made in steps), each
+   * numbered; a plain two-point path gets none.
+   * @param {Point[]} path
+   */
+  drawSteps(path) {
+    const marks = [];
+    if (path.length > 2) {
+      for (let i = 1; i < path.length; i++) {
+        const p = path[i], y = this.table.height - p.y;
+        marks.push(svg("g", { class: "path-step", "data-step": String(i) },
+          svg("circle", { cx: fmt(p.x), cy: fmt(y), r: "0.35" }),
+          svg("text", { x: fmt(p.x), y: fmt(y + 0.13) }, String(i))));
+      }
+    }
+    this.steps.replaceChildren(...marks);
   }
 
   /**
@@ -415,6 +437,7 @@ export class Drags {
     this.press = null;
     this.resetDrag();
     this.drawPath([], []);
+    this.drawSteps([]);
     this.table.targets.replaceChildren();
     this.squares.clear();
     this.hovered = null;
