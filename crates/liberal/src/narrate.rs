@@ -239,12 +239,17 @@ impl Narrate for Event {
                         )
                     })
                     .collect();
+                let how = if *house {
+                    "settled by three fights lost in a row".to_string()
+                } else {
+                    let n = ranks.len();
+                    format!("{n} rank{} beaten", if n == 1 { "" } else { "s" })
+                };
                 format!(
-                    "{}hand-to-hand: unit {attacker} against {:?}: {} single fights, {} ranks beaten; the {} wins. Fights: {}",
+                    "{}hand-to-hand: unit {attacker} against {:?}: {} single fights, {how}; the {} wins. Fights: {}",
                     if *house { "house " } else { "" },
                     defenders,
                     fights.len(),
-                    ranks.len(),
                     if *attacker_won { "attacker" } else { "defender" },
                     v.join(", ")
                 )
@@ -286,8 +291,12 @@ impl Narrate for Event {
                 )
             }
             Event::Ended { outcome, points } => {
+                let who = match outcome.winner {
+                    Some(s) => format!("{s} wins"),
+                    None => "a draw".to_string(),
+                };
                 format!(
-                    "the battle ends: {} (points red {}, blue {})",
+                    "the battle ends, {who}: {}; points red {}, blue {}",
                     outcome.reason, points[0], points[1]
                 )
             }

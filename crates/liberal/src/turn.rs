@@ -101,6 +101,12 @@ impl Liberal {
             } else {
                 "the normal move"
             };
+            if from == Formation::House && u.gun.is_none() {
+                return (base, format!("out of the house at the line rate ({base}\")"));
+            }
+            if to == Formation::House && u.gun.is_none() {
+                return (base, format!("{what} in {}, into the house ({base}\")", from.name()));
+            }
             return (base, format!("{what} in {} ({base}\")", from.name()));
         }
         let sq = self.data.rules.formation.square_move;
@@ -1240,12 +1246,12 @@ impl Run<'_> {
             std::cmp::Ordering::Less => Some(Side::Blue),
             std::cmp::Ordering::Equal => None,
         };
-        (w, format!("after {} days, points red {} – blue {}", self.st.days, p[0], p[1]))
+        (w, format!("after {} days on points", self.st.days))
     }
 
     fn end_battle(&mut self, winner: Option<Side>, why: &str) {
         let points = self.points();
-        let outcome = Outcome { winner, reason: format!("[LIB-M-17] {why}") };
+        let outcome = Outcome { winner, reason: format!("{why} (LIB-M-17)") };
         self.emit(Event::Ended { outcome, points });
     }
 

@@ -45,10 +45,15 @@ fn battle(name: &str, seed: u64) -> Game<Liberal> {
 }
 
 #[test]
-fn a_scripted_battle_plays_to_the_end() {
-    let g = battle("courthouse.toml", 1);
-    for e in g.events() {
-        eprintln!("{}", e.narrate().text);
+fn scripted_battles_on_every_ready_scenario_fire_fight_and_end() {
+    for name in READY {
+        let g = battle(name, 1);
+        let log = g.log();
+        let cites = |id: &str| log.iter().any(|l| l.rules.iter().any(|r| r.as_str() == id));
+        assert!(cites("LIB-FIRE-07"), "{name}: volleys are fired");
+        assert!(cites("LIB-HTH-04"), "{name}: single fights are fought");
+        assert!(cites("LIB-LIBERAL-04"), "{name}: liberal moves are made");
+        assert!(cites("LIB-M-17"), "{name}: the battle ends");
     }
 }
 
@@ -70,5 +75,35 @@ fn random_games_on_every_ready_scenario_pass_the_harness() {
         .unwrap_or_else(|f| panic!("{name}: {f}"));
         assert_eq!(report.red_wins + report.blue_wins + report.draws, games);
         eprintln!("{name}: {report:?}");
+    }
+}
+
+#[test]
+fn a_scripted_battle_replays_to_the_same_state() {
+    let g = battle("farm.toml", 5);
+    let record = g.record();
+    let back = Game::<Liberal>::replay(Arc::new(Liberal::new()), &record).expect("it replays");
+    assert_eq!(back.state_hash(), g.state_hash());
+    assert_eq!(back.log(), g.log());
+}
+
+#[test]
+fn the_golden_playthrough_is_unchanged() {
+    let g = battle("courthouse.toml", 7);
+    let log: Vec<String> = g.events().iter().map(|e| e.narrate().text).collect();
+    let got = log.join("\n") + "\n";
+    let path = format!("{}/tests/golden/courthouse_seed7.txt", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("LIBERAL_BLESS").is_some() {
+        std::fs::write(&path, &got).expect("written");
+    }
+    let want = std::fs::read_to_string(&path).expect("the golden log (LIBERAL_BLESS=1 writes it)");
+    if got != want {
+        let first = got.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(0);
+        panic!(
+            "the log differs from line {}:\n got: {}\nwant: {}\n(LIBERAL_BLESS=1 cargo test -p liberal --test harness writes it anew)",
+            first + 1,
+            got.lines().nth(first).unwrap_or(""),
+            want.lines().nth(first).unwrap_or("")
+        );
     }
 }
