@@ -191,30 +191,41 @@ fn plan_unit(r: &Liberal, st: &State, side: Side, u: &Unit) -> Option<Choice> {
     }
     // Assault: the enemy unit whose taking costs least against the fire along the way.
     let mine = u.strength() as f64;
-    let mut best: Option<(f64, UnitId)> = None;
+    let can_fire = foes.iter().any(|e| {
+        let t = &st.units[*e];
+        r.shooting(st, u, t, true, 1).is_some_and(|s| r.expected_volley(st, &s, u, t) >= 0.3)
+    });
+    // Weigh each side's men by their hand-to-hand bonus: a +1 wins about 70% of fights.
+    let weight = |x: &Unit, extra: i32| {
+        let b = r.data.troops[x.troop].hth_bonus * i32::from(r.is_mounted(x)) + extra;
+        1.0 + 0.8 * b as f64
+    };
+    // The enemies worth an assault at the odds, nearest first; only the three nearest are
+    // previewed step by step.
+    let mut worth: Vec<(f64, UnitId, f64)> = Vec::new();
     for &e in &foes {
         let t = &st.units[e];
         if t.strength() == 0 && t.gun.is_none() {
             continue;
         }
+        // Foot that can fire from where it stands assaults only houses.
+        if kind != Kind::Horse && can_fire && t.house.is_none() {
+            continue;
+        }
         let gap = r.footprint(u).distance(&r.footprint(t));
-        if gap > 40.0 {
+        if gap > 40.0 || (t.gun.is_some() && gap > 24.0) {
             continue;
         }
-        if t.gun.is_some() && gap > 24.0 {
-            continue;
-        }
-        // Weigh each side's men by their hand-to-hand bonus: a +1 wins about 70% of fights.
-        let weight = |x: &Unit, extra: i32| {
-            let b = r.data.troops[x.troop].hth_bonus * i32::from(r.is_mounted(x)) + extra;
-            1.0 + 0.8 * b as f64
-        };
         let def_extra = i32::from(t.house.is_some() || t.place.formation == Formation::Square);
         let odds = mine * weight(u, 0) / (t.strength().max(1) as f64 * weight(t, def_extra));
         let need = if t.house.is_some() { 1.5 } else { 1.0 };
-        if odds < need {
-            continue;
+        if odds >= need {
+            worth.push((gap, e, odds));
         }
+    }
+    worth.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let mut best: Option<(f64, UnitId)> = None;
+    for &(_, e, odds) in worth.iter().take(3) {
         let plan = r.preview(st, u.id, Objective::Unit { unit: e }, None, 12);
         if plan.last().is_none_or(|p| p.contact.is_none()) {
             continue;
@@ -228,10 +239,6 @@ fn plan_unit(r: &Liberal, st: &State, side: Side, u: &Unit) -> Option<Choice> {
             best = Some((score, e));
         }
     }
-    let can_fire = foes.iter().any(|e| {
-        let t = &st.units[*e];
-        r.shooting(st, u, t, true, 1).is_some_and(|s| r.expected_volley(st, &s, u, t) >= 0.3)
-    });
     if let Some((_, e)) = best
         && (kind == Kind::Horse || !can_fire || st.units[e].house.is_some())
     {

@@ -208,16 +208,16 @@ impl Run<'_> {
         let dist = self.rules.data.rules.melee.retreat;
         for u in losers {
             if self.st.units[u].strength() > 0 {
-                let rules: &[&'static str] =
-                    if self.st.units[u].place.formation == Formation::Square
-                        || (u == defender && was_square)
-                    {
-                        &["LIB-HTH-13", "LIB-MORALE-05", "LIB-SQUARE-04"]
-                    } else if house {
-                        &["LIB-HTH-13", "LIB-MORALE-05", "LIB-HOUSE-06"]
-                    } else {
-                        &["LIB-HTH-07", "LIB-HTH-13", "LIB-MORALE-05"]
-                    };
+                let rules: &[&'static str] = if self.st.units[u].place.formation
+                    == Formation::Square
+                    || (u == defender && was_square)
+                {
+                    &["LIB-HTH-13", "LIB-MORALE-05", "LIB-SQUARE-04"]
+                } else if house {
+                    &["LIB-HTH-13", "LIB-MORALE-05", "LIB-HOUSE-06"]
+                } else {
+                    &["LIB-HTH-07", "LIB-HTH-13", "LIB-MORALE-05"]
+                };
                 self.retreat(u, dist, rules);
             }
         }

@@ -776,9 +776,13 @@ impl RuleSet for Liberal {
                     }
                     let x = &st.units[m.unit];
                     if *f == Formation::House
-                        || (*f == Formation::Square && self.data.troops[x.troop].kind == Kind::Horse)
+                        || (*f == Formation::Square
+                            && self.data.troops[x.troop].kind == Kind::Horse)
                     {
-                        return Err(refuse("LIB-LIBERAL-07", format!("{} cannot form {}", x.name, f.name())));
+                        return Err(refuse(
+                            "LIB-LIBERAL-07",
+                            format!("{} cannot form {}", x.name, f.name()),
+                        ));
                     }
                 }
                 for u in call_off {

@@ -154,14 +154,6 @@ impl Liberal {
         })
     }
 
-    /// Whether a footprint overlaps a friendly unit.
-    fn friend_overlap(&self, st: &State, unit: UnitId, rect: &Rect) -> bool {
-        let side = st.units[unit].side;
-        st.units.iter().any(|o| {
-            o.id != unit && o.side == side && o.present() && rect.overlaps(&self.footprint(o))
-        })
-    }
-
     /// Moves along the straight path from the unit's place to `to`, stopping at the first
     /// contact with an enemy (LIB-M-13) and short of ending on a friend; returns the place
     /// reached and the enemy touched.
@@ -170,6 +162,27 @@ impl Liberal {
         let from = u.place;
         let len = from.at.distance(to.at);
         let n = ((len / 0.25).ceil() as usize).max(1);
+        let c = self.data.rules.melee.contact;
+        // Only units whose footprints come near the path can stop or block it: the others
+        // are culled once, by the distance from their centre to the path (same results).
+        let me = self.footprint(u).half_diagonal().max(self.footprint_at(u, &to).half_diagonal());
+        let mut enemies: Vec<(UnitId, Rect)> = Vec::new();
+        let mut friends: Vec<Rect> = Vec::new();
+        for o in st.units.iter().filter(|o| o.id != unit && o.present()) {
+            let r = self.footprint(o);
+            let d = tabletop::geometry::point_segment_distance(r.centre, from.at, to.at);
+            if d > me + r.half_diagonal() + c + 1e-6 {
+                continue;
+            }
+            if o.side != u.side {
+                if o.strength() > 0 {
+                    enemies.push((o.id, r));
+                }
+            } else {
+                friends.push(r);
+            }
+        }
+        let on_friend = |rect: &Rect| friends.iter().any(|r| rect.overlaps(r));
         let mut reached = from;
         let mut met = None;
         for i in 1..=n {
@@ -180,14 +193,12 @@ impl Liberal {
             if !st.table.contains_rect(&rect) || self.in_water(st, &rect) {
                 break;
             }
-            if let Some(e) = self.enemy_touched(st, unit, &rect) {
-                // Contact: close up to the enemy.
-                if self.footprint_at(u, &p).overlaps(&self.footprint(&st.units[e])) {
-                    met = Some(e);
-                    break;
+            if let Some((e, _)) = enemies.iter().find(|(_, r)| rect.within(r, c)) {
+                // Contact: it closes up to the enemy, or stops where it touches.
+                if !rect.overlaps(&self.footprint(&st.units[*e])) {
+                    reached = p;
                 }
-                reached = p;
-                met = Some(e);
+                met = Some(*e);
                 break;
             }
             reached = p;
@@ -195,7 +206,7 @@ impl Liberal {
         if met.is_none() {
             // Not to end on a friend: back off along the path.
             let mut k = n;
-            while k > 0 && self.friend_overlap(st, unit, &self.footprint_at(u, &reached)) {
+            while k > 0 && on_friend(&self.footprint_at(u, &reached)) {
                 k -= 1;
                 let t = k as f64 / n as f64;
                 reached = Place {
@@ -204,7 +215,7 @@ impl Liberal {
                     formation: to.formation,
                 };
             }
-            if k == 0 && self.friend_overlap(st, unit, &self.footprint_at(u, &reached)) {
+            if k == 0 && on_friend(&self.footprint_at(u, &reached)) {
                 reached = from;
             }
         }
@@ -241,10 +252,7 @@ impl Run<'_> {
 
     /// The set-up: the roll for the choice of edges (LIB-START-03).
     pub fn setup(&mut self) {
-        let units = [
-            self.st.units_of(Side::Red).count(),
-            self.st.units_of(Side::Blue).count(),
-        ];
+        let units = [self.st.units_of(Side::Red).count(), self.st.units_of(Side::Blue).count()];
         let terrain = self.st.table.areas.len() + self.st.table.lines.len();
         self.emit(Event::Laid { units, terrain });
         let w = self.roll_off("choice of side of the table", "LIB-START-03");
@@ -383,7 +391,8 @@ impl Run<'_> {
                     let turned = from.facing.angle_to(reached.facing)
                         > self.rules.data.rules.artillery.arc_half_degrees.to_radians() + 1e-9;
                     let moved = from.at.distance(reached.at) > 1e-9 || turned;
-                    let mut rules = vec!["LIB-SEQ-03", "LIB-CHOICE-04", "LIB-CHOICE-08", "LIB-LIBERAL-14"];
+                    let mut rules =
+                        vec!["LIB-SEQ-03", "LIB-CHOICE-04", "LIB-CHOICE-08", "LIB-LIBERAL-14"];
                     if let Some(g) = &u.gun
                         && self.rules.gun_kind(u, g) != g.kind
                     {
@@ -703,7 +712,13 @@ impl Run<'_> {
                     if v.casualties == 0 {
                         rules.push("LIB-CAS-01");
                     } else {
-                        rules.extend(["LIB-CAS-02", "LIB-CAS-03", "LIB-CAS-04", "LIB-CAS-05", "LIB-CAS-06"]);
+                        rules.extend([
+                            "LIB-CAS-02",
+                            "LIB-CAS-03",
+                            "LIB-CAS-04",
+                            "LIB-CAS-05",
+                            "LIB-CAS-06",
+                        ]);
                     }
                     if step.is_some() {
                         if fu.side == self.acting() {
@@ -886,8 +901,9 @@ impl Run<'_> {
             rules.extend(["LIB-HTH-09", "LIB-R-32"]);
             let side = if r.value % 2 == 1 { from.facing.left() } else { from.facing.right() };
             // Along the edge that stopped it: the unit's left or right laid along that edge.
-            let blocked_y = !inside(target + tabletop::geometry::Vec2::new(0.0, back.y.signum() * 0.25))
-                && back.y.abs() > 1e-9;
+            let blocked_y =
+                !inside(target + tabletop::geometry::Vec2::new(0.0, back.y.signum() * 0.25))
+                    && back.y.abs() > 1e-9;
             let along = if blocked_y {
                 tabletop::geometry::Vec2::new(side.x.signum(), 0.0)
             } else {

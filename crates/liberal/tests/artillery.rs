@@ -431,7 +431,11 @@ fn lib_art_03_an_infantry_crew_that_fired_does_not_fire_at_liberal_movers_next_t
         t.st.phase,
         liberal::state::Phase::Turn { stage: liberal::state::Stage::Liberal { .. }, .. }
     ) {
-        ev.extend(t.side(Side::Blue, Command::Advance { call_off: vec![], reform: Vec::new() }, &[]));
+        ev.extend(t.side(
+            Side::Blue,
+            Command::Advance { call_off: vec![], reform: Vec::new() },
+            &[],
+        ));
     }
     assert!(t.st.units[3].place.at.distance(Point::new(30.0, 40.0)) < 0.05);
     let reach = t.rules.gun_reach(&t.st, &t.st.units[0], &t.st.units[3], Shot::Round);

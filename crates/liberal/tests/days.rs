@@ -34,9 +34,10 @@ fn play_day(t: &mut T, fire: &[u8], morning: &[u8]) -> Vec<Event> {
     all
 }
 
-fn night(
-    ev: &[Event],
-) -> (u32, Vec<NightRow>, Vec<(usize, Vec<usize>)>, Vec<(usize, usize, Side)>) {
+/// A night's day, summary, figures returned and wounded taken off.
+type NightParts = (u32, Vec<NightRow>, Vec<(usize, Vec<usize>)>, Vec<(usize, usize, Side)>);
+
+fn night(ev: &[Event]) -> NightParts {
     ev.iter()
         .find_map(|e| match e {
             Event::Night { day, summary, returned, evacuated, .. } => {

@@ -257,14 +257,20 @@ fn lib_liberal_08_called_off_after_a_step_the_unit_goes_back_a_normal_move_a_ste
 fn lib_liberal_09_no_calling_off_before_the_first_step_is_complete() {
     // "LIB-LIBERAL-09": the owner is first asked after the first forward step.
     let mut t = game(&(unit("red", "infantry", 10.0, 8.0, 0.0, "") + &far_blue()));
-    assert_eq!(t.refused_rule(Side::Red, Command::Advance { call_off: vec![0], reform: Vec::new() }), "LIB-SEQ-07");
+    assert_eq!(
+        t.refused_rule(Side::Red, Command::Advance { call_off: vec![0], reform: Vec::new() }),
+        "LIB-SEQ-07"
+    );
     let ev = t.declare(Side::Red, vec![to_point(0, 10.0, 38.0, None)], &[]);
     assert!(ev.iter().any(|e| matches!(e, Event::Moved { forward_step: true, .. })));
     assert_eq!(stage(&t), Stage::Liberal { step: 1 });
     assert_eq!(movers(&t)[0].steps, 1);
     assert!(T::cites(&ev, "LIB-LIBERAL-09"));
     // A unit that is not on a liberal move cannot be called off.
-    assert_eq!(t.refused_rule(Side::Red, Command::Advance { call_off: vec![1], reform: Vec::new() }), "LIB-LIBERAL-08");
+    assert_eq!(
+        t.refused_rule(Side::Red, Command::Advance { call_off: vec![1], reform: Vec::new() }),
+        "LIB-LIBERAL-08"
+    );
 }
 
 #[test]

@@ -227,7 +227,8 @@ fn lib_morale_03_a_unit_already_going_back_keeps_going_back() {
     t.declare(Side::Red, vec![to_point(0, 36.0, 28.0)], &[3, 3]);
     t.side(Side::Red, Command::Advance { call_off: Vec::new(), reform: Vec::new() }, &[4, 4]);
     assert_eq!(t.st.units[0].place.at, Point::new(36.0, 22.0));
-    let ev = t.side(Side::Red, Command::Advance { call_off: vec![0], reform: Vec::new() }, &[1, 1, 6]);
+    let ev =
+        t.side(Side::Red, Command::Advance { call_off: vec![0], reform: Vec::new() }, &[1, 1, 6]);
     assert_eq!(morale_events(&ev).len(), 1);
     let ys: Vec<f64> = ev
         .iter()

@@ -51,7 +51,7 @@ pub fn check_roster(source: &Source) -> Result<String, Diagnostics> {
 }
 
 /// The rule sets with a referee, by ID: tabletop players roll their own dice and ask.
-pub const REFEREES: [&str; 3] = ["movement", "wrg1969", "freemove"];
+pub const REFEREES: [&str; 4] = ["movement", "wrg1969", "freemove", "liberal"];
 
 /// Checks that `id` names a rule set with a referee, with a message listing those that have one.
 pub fn check_referee(id: &str) -> anyhow::Result<()> {
@@ -70,6 +70,7 @@ pub fn referee(id: &str, question: &serde_json::Value) -> anyhow::Result<serde_j
         "movement" => movement::referee::answer(question).map_err(|e| anyhow::anyhow!("{e}")),
         "wrg1969" => wrg1969::referee::answer(question).map_err(|e| anyhow::anyhow!("{e}")),
         "freemove" => freemove::referee::answer(question).map_err(|e| anyhow::anyhow!("{e}")),
+        "liberal" => liberal::referee::answer(question).map_err(|e| anyhow::anyhow!("{e}")),
         other => {
             check_referee(other)?;
             anyhow::bail!("the rule set '{other}' has no referee")
