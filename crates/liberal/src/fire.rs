@@ -352,6 +352,7 @@ impl Liberal {
         Volley {
             firer: firer.id,
             target: target.id,
+            names: Vec::new(),
             figures: s.figures,
             basis: s.basis.clone(),
             distance: s.distance,
@@ -549,6 +550,7 @@ impl Liberal {
         let mut c = Cannonade {
             gun: 0,
             target: 0,
+            names: Vec::new(),
             shot,
             distance: 0.0,
             to_hit: None,

@@ -165,6 +165,7 @@ impl Run<'_> {
         rules.sort();
         rules.dedup();
         self.emit(Event::Melee {
+            names: Vec::new(),
             attacker,
             defenders: defenders.clone(),
             house,
@@ -241,6 +242,7 @@ impl Run<'_> {
                         used: from.at.distance(at),
                         allowance: from.at.distance(at),
                         basis: "into the house won".into(),
+                        names: Vec::new(),
                     },
                     forward_step: false,
                     rules: ids(&["LIB-R-30"]),

@@ -7,6 +7,14 @@ fn rid(v: &[RuleId]) -> Vec<RuleId> {
     v.to_vec()
 }
 
+/// The `i`-th name an event carries, or the unit's number where it has none.
+fn nm(names: &[String], i: usize, id: usize) -> String {
+    match names.get(i) {
+        Some(n) if !n.is_empty() => n.clone(),
+        _ => format!("unit {id}"),
+    }
+}
+
 fn hits(h: &[Hit]) -> String {
     if h.is_empty() {
         return "no one hit".into();
@@ -42,7 +50,7 @@ fn order(o: &Order) -> String {
         Spike { gun } => format!("spike the gun of unit {gun}"),
         Crew { gun, figures } => format!("send {figures} to crew unit {gun}"),
     };
-    format!("unit {}: {what}", o.unit)
+    what
 }
 
 impl Narrate for Event {
@@ -140,13 +148,17 @@ impl Narrate for Event {
                 let n: usize = units.iter().map(|u| u.1.len()).sum();
                 format!("{n} runners rejoin the rear ranks")
             }
-            Event::Declared { side, orders } => {
-                let v: Vec<String> = orders.iter().map(order).collect();
+            Event::Declared { side, orders, names } => {
+                let v: Vec<String> = orders
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| format!("{}: {}", nm(names, i, o.unit), order(o)))
+                    .collect();
                 format!("{side} declares: {}", v.join("; "))
             }
             Event::Moved { moved, .. } => format!(
-                "unit {} moves {:.2}\" (allowance {:.2}\": {}) to ({:.1}, {:.1}) in {}",
-                moved.unit,
+                "{} moves {:.2}\" (allowance {:.2}\": {}) to ({:.1}, {:.1}) in {}",
+                nm(&moved.names, 0, moved.unit),
                 moved.used,
                 moved.allowance,
                 moved.basis,
@@ -155,9 +167,9 @@ impl Narrate for Event {
                 moved.to.formation.name()
             ),
             Event::Fired { volley: v, hits: h, .. } => format!(
-                "unit {} fires at unit {}: {} figures ({}) at {:.1}\", {} band, 1 per {}: {} + {}{} − {} cover = {} casualties; count: {}",
-                v.firer,
-                v.target,
+                "{} fires at {}: {} figures ({}) at {:.1}\", {} band (stand-in chart), 1 per {}: {} + {}{} − {} cover = {} casualties; count: {}",
+                nm(&v.names, 0, v.firer),
+                nm(&v.names, 1, v.target),
                 v.figures,
                 v.basis,
                 v.distance,
@@ -174,10 +186,13 @@ impl Narrate for Event {
                 hits(h)
             ),
             Event::Cannon { shot: c, hits: h, .. } => format!(
-                "gun of unit {} fires {:?} at unit {} ({:.1}\"): to hit {}, casualty die {}{}, cover −{} = {} casualties{}; count: {}",
-                c.gun,
-                c.shot,
-                c.target,
+                "{} fires {} at {} ({:.1}\"): to hit {}, casualty die {}{}, cover −{} = {} casualties{}; count: {}",
+                nm(&c.names, 0, c.gun),
+                match c.shot {
+                    crate::state::Shot::Round => "round shot",
+                    crate::state::Shot::Grape => "grape",
+                },
+                nm(&c.names, 1, c.target),
                 c.distance,
                 c.to_hit.as_ref().map_or("none needed".to_string(), |r| format!(
                     "{} ({})",
@@ -199,22 +214,21 @@ impl Narrate for Event {
                 Some(b) => format!("unit {unit}: figure {} takes up the colours", b + 1),
                 None => format!("unit {unit}: no one is left to carry the colours"),
             },
-            Event::Morale { unit, going_back, .. } => {
+            Event::Morale { unit, going_back, names, .. } => {
+                let who = nm(names, 0, *unit);
                 if *going_back {
-                    format!(
-                        "unit {unit}'s morale figure is hit with a 1: it turns back to its start"
-                    )
+                    format!("{who}'s morale figure is hit with a 1: it turns back to its start")
                 } else {
-                    format!("unit {unit}'s morale figure is hit with a 1: it falls back a move")
+                    format!("{who}'s morale figure is hit with a 1: it falls back a move")
                 }
             }
-            Event::Leg { unit, leg, why, .. } => {
+            Event::Leg { unit, leg, why, names, .. } => {
                 let l = match leg {
                     Leg::Forward => "goes forward",
                     Leg::Back => "turns about and goes back",
                     Leg::Done => "has finished its move",
                 };
-                format!("unit {unit} {l}: {why}")
+                format!("{} {l}: {why}", nm(names, 0, *unit))
             }
             Event::Spiked { gun, die, spiked } => format!(
                 "spiking the gun of unit {gun}: die {} — {}",
@@ -224,7 +238,11 @@ impl Narrate for Event {
             Event::Crewed { from, gun, figures } => {
                 format!("{} figures of unit {from} crew the gun of unit {gun}", figures.len())
             }
-            Event::Melee { attacker, defenders, fights, ranks, attacker_won, house, .. } => {
+            Event::Melee {
+                attacker, defenders, fights, ranks, attacker_won, house, names, ..
+            } => {
+                let them: Vec<String> =
+                    defenders.iter().enumerate().map(|(i, d)| nm(names, i + 1, *d)).collect();
                 let v: Vec<String> = fights
                     .iter()
                     .map(|f| {
@@ -246,9 +264,10 @@ impl Narrate for Event {
                     format!("{n} rank{} beaten", if n == 1 { "" } else { "s" })
                 };
                 format!(
-                    "{}hand-to-hand: unit {attacker} against {:?}: {} single fights, {how}; the {} wins. Fights: {}",
+                    "{}hand-to-hand: {} against {}: {} single fights, {how}; the {} wins. Fights: {}",
                     if *house { "house " } else { "" },
-                    defenders,
+                    nm(names, 0, *attacker),
+                    them.join(", "),
                     fights.len(),
                     if *attacker_won { "attacker" } else { "defender" },
                     v.join(", ")

@@ -460,6 +460,9 @@ pub struct Volley {
     pub firer: UnitId,
     /// The target.
     pub target: UnitId,
+    /// The units' names, in the order of the IDs above (filled in as the event is emitted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// Eligible firing figures (F).
     pub figures: usize,
     /// Why F is what it is (two ranks, half a column, a square's face, a house).
@@ -489,6 +492,9 @@ pub struct Cannonade {
     pub gun: UnitId,
     /// The target.
     pub target: UnitId,
+    /// The units' names, in the order of the IDs above (filled in as the event is emitted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
     /// Round or grape.
     pub shot: Shot,
     /// The distance.
@@ -545,6 +551,9 @@ pub struct Moved {
     pub allowance: f64,
     /// Why this allowance.
     pub basis: String,
+    /// The units' names, in the order of the IDs above (filled in as the event is emitted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
 }
 
 /// A change to the battle, with the rules it applied.
@@ -607,6 +616,9 @@ pub enum Event {
         side: Side,
         /// The orders.
         orders: Vec<Order>,
+        /// The names of the ordered units, in the order of the orders (for the log).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<String>,
     },
     /// A unit moved (normal move, gun move, liberal step, going back, morale, retreat).
     Moved {
@@ -656,6 +668,9 @@ pub enum Event {
     Morale {
         /// The unit.
         unit: UnitId,
+        /// The units' names, in the order of the IDs (filled in as the event is emitted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<String>,
         /// The figure.
         figure: usize,
         /// Going back (liberal) or falling back (standing).
@@ -667,6 +682,9 @@ pub enum Event {
     Leg {
         /// The unit.
         unit: UnitId,
+        /// The units' names, in the order of the IDs (filled in as the event is emitted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<String>,
         /// The new leg.
         leg: Leg,
         /// Why.
@@ -698,6 +716,9 @@ pub enum Event {
         attacker: UnitId,
         /// The defending units gathered.
         defenders: Vec<UnitId>,
+        /// The units' names, in the order of the IDs (filled in as the event is emitted).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        names: Vec<String>,
         /// A house fight (LIB-HOUSE-05).
         house: bool,
         /// Every single fight.

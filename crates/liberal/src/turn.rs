@@ -224,10 +224,38 @@ impl Liberal {
 }
 
 impl Run<'_> {
-    /// Applies an event and keeps it.
-    pub fn emit(&mut self, e: Event) {
+    /// Applies an event and keeps it, with the names of the units it speaks of for the log.
+    pub fn emit(&mut self, mut e: Event) {
+        self.name(&mut e);
         self.rules.apply_event(self.st, &e);
         self.events.push(e);
+    }
+
+    /// Fills in the names of the units an event speaks of (where not given).
+    fn name(&self, e: &mut Event) {
+        let st = &*self.st;
+        let n = |id: UnitId| st.units.get(id).map(|u| u.name.clone()).unwrap_or_default();
+        match e {
+            Event::Moved { moved, .. } if moved.names.is_empty() => {
+                moved.names = vec![n(moved.unit)]
+            }
+            Event::Fired { volley: v, .. } if v.names.is_empty() => {
+                v.names = vec![n(v.firer), n(v.target)]
+            }
+            Event::Cannon { shot: c, .. } if c.names.is_empty() => {
+                c.names = vec![n(c.gun), n(c.target)]
+            }
+            Event::Melee { attacker, defenders, names, .. } if names.is_empty() => {
+                *names =
+                    std::iter::once(*attacker).chain(defenders.iter().copied()).map(n).collect()
+            }
+            Event::Morale { unit, names, .. } | Event::Leg { unit, names, .. }
+                if names.is_empty() =>
+            {
+                *names = vec![n(*unit)]
+            }
+            _ => {}
+        }
     }
 
     /// A roll-off: both sides roll a d6, ties again; the higher wins.
@@ -285,7 +313,8 @@ impl Run<'_> {
                     }
                 }
                 all.sort_by_key(|o| o.unit);
-                self.emit(Event::Declared { side, orders: all });
+                let names = all.iter().map(|o| self.st.units[o.unit].name.clone()).collect();
+                self.emit(Event::Declared { side, orders: all, names });
                 self.step_b();
                 self.step_c();
                 let reforms = self.step_d();
@@ -297,6 +326,7 @@ impl Run<'_> {
                 }
                 for u in call_off {
                     self.emit(Event::Leg {
+                        names: Vec::new(),
                         unit: *u,
                         leg: Leg::Back,
                         why: "the move is called off".into(),
@@ -407,7 +437,15 @@ impl Run<'_> {
                         rules.push("LIB-ART-05");
                     }
                     self.emit(Event::Moved {
-                        moved: Moved { unit: o.unit, from, to: reached, used, allowance, basis },
+                        moved: Moved {
+                            unit: o.unit,
+                            from,
+                            to: reached,
+                            used,
+                            allowance,
+                            basis,
+                            names: Vec::new(),
+                        },
                         forward_step: false,
                         rules: ids(&rules),
                     });
@@ -604,7 +642,7 @@ impl Run<'_> {
             rules.push("LIB-HTH-01");
         }
         self.emit(Event::Moved {
-            moved: Moved { unit, from, to: reached, used, allowance, basis },
+            moved: Moved { unit, from, to: reached, used, allowance, basis, names: Vec::new() },
             forward_step: false,
             rules: ids(&rules),
         });
@@ -846,9 +884,16 @@ impl Run<'_> {
             // A liberal mover turns back; one already going back goes on back (LIB-MORALE-03).
             if let Some(m) = movers.iter().find(|m| m.unit == t && m.leg != Leg::Done) {
                 rules.extend(["LIB-MORALE-03", "LIB-R-12"]);
-                self.emit(Event::Morale { unit: t, figure, going_back: true, rules: ids(&rules) });
+                self.emit(Event::Morale {
+                    names: Vec::new(),
+                    unit: t,
+                    figure,
+                    going_back: true,
+                    rules: ids(&rules),
+                });
                 if m.leg == Leg::Forward {
                     self.emit(Event::Leg {
+                        names: Vec::new(),
                         unit: t,
                         leg: Leg::Back,
                         why: "the morale figure was hit with a 1".into(),
@@ -864,7 +909,13 @@ impl Run<'_> {
                 if moving {
                     rules.push("LIB-R-11");
                 }
-                self.emit(Event::Morale { unit: t, figure, going_back: false, rules: ids(&rules) });
+                self.emit(Event::Morale {
+                    names: Vec::new(),
+                    unit: t,
+                    figure,
+                    going_back: false,
+                    rules: ids(&rules),
+                });
                 let u = &self.st.units[t];
                 let d = self.rules.rate(self.st, u, u.place.formation, false);
                 self.retreat(t, d, &["LIB-MORALE-04"]);
@@ -949,6 +1000,7 @@ impl Run<'_> {
                 used,
                 allowance: distance,
                 basis: format!("{distance}\" back"),
+                names: Vec::new(),
             },
             forward_step: false,
             rules: ids(&rules),
@@ -1010,6 +1062,7 @@ impl Run<'_> {
         if k > 500 {
             for m in movers.iter().filter(|m| m.leg != Leg::Done) {
                 self.emit(Event::Leg {
+                    names: Vec::new(),
                     unit: m.unit,
                     leg: Leg::Done,
                     why: "no progress".into(),
@@ -1053,7 +1106,15 @@ impl Run<'_> {
                     let (to, allowance, basis, used) =
                         (step.to, step.allowance, step.basis, step.used);
                     self.emit(Event::Moved {
-                        moved: Moved { unit: m.unit, from, to, used, allowance, basis },
+                        moved: Moved {
+                            unit: m.unit,
+                            from,
+                            to,
+                            used,
+                            allowance,
+                            basis,
+                            names: Vec::new(),
+                        },
                         forward_step: true,
                         rules: ids(&rules),
                     });
@@ -1091,6 +1152,7 @@ impl Run<'_> {
                             used: from.at.distance(to.at),
                             allowance,
                             basis: "a normal move back".into(),
+                            names: Vec::new(),
                         },
                         forward_step: false,
                         rules: ids(&rules),
@@ -1155,6 +1217,7 @@ impl Run<'_> {
         for (u, leg) in arrived {
             if self.movers().iter().any(|m| m.unit == u && m.leg == leg) {
                 self.emit(Event::Leg {
+                    names: Vec::new(),
                     unit: u,
                     leg: Leg::Done,
                     why: "at its objective".into(),
@@ -1172,6 +1235,7 @@ impl Run<'_> {
             }
             if self.movers().iter().any(|m| m.unit == a && m.leg != Leg::Done) {
                 self.emit(Event::Leg {
+                    names: Vec::new(),
                     unit: a,
                     leg: Leg::Done,
                     why: "fought hand-to-hand".into(),
@@ -1182,6 +1246,7 @@ impl Run<'_> {
         for m in self.movers() {
             if m.leg != Leg::Done && !self.alive(m.unit) {
                 self.emit(Event::Leg {
+                    names: Vec::new(),
                     unit: m.unit,
                     leg: Leg::Done,
                     why: "no figures left".into(),

@@ -82,7 +82,7 @@ fn lib_seq_02_step_a_states_each_units_move_and_direction() {
     let declared = ev
         .iter()
         .find_map(|e| match e {
-            Event::Declared { side, orders } => Some((*side, orders.clone())),
+            Event::Declared { side, orders, .. } => Some((*side, orders.clone())),
             _ => None,
         })
         .expect("declared");

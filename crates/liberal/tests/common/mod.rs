@@ -298,6 +298,7 @@ pub fn melees(ev: &[Event]) -> Vec<MeleeLog> {
                 attacker_won,
                 broken,
                 rules,
+                ..
             } => Some(MeleeLog {
                 attacker: *attacker,
                 defenders: defenders.clone(),
