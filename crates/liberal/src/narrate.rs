@@ -24,33 +24,43 @@ fn hits(h: &[Hit]) -> String {
     v.join("; ")
 }
 
-fn order(o: &Order) -> String {
+fn order(o: &Order, names: &[String]) -> String {
     use crate::state::Choice::*;
-    let what = match &o.choice {
-        StandFast { .. } => "stand fast".to_string(),
-        Normal { to, mount: Some(m), .. } => {
-            let _ = to;
-            if *m { "mount".into() } else { "dismount".into() }
+    let n = |id: usize| nm(names, id, id);
+    match &o.choice {
+        StandFast { target: None } => "stand fast".to_string(),
+        StandFast { target: Some(t) } => format!("stand fast, firing at {}", n(*t)),
+        Normal { mount: Some(m), .. } => {
+            if *m {
+                "mount".into()
+            } else {
+                "dismount".into()
+            }
         }
         Normal { to, formation, .. } => format!(
             "normal move to ({:.1}, {:.1}){}",
             to.x,
             to.y,
-            formation.map(|f| format!(" into {}", f.name())).unwrap_or_default()
+            formation.map(|f| format!(" in {}", f.name())).unwrap_or_default()
         ),
         Liberal { objective, .. } => match objective {
             Objective::Point { at } => format!("liberal move to ({:.1}, {:.1})", at.x, at.y),
-            Objective::Unit { unit } => format!("liberal move to assault unit {unit}"),
+            Objective::Unit { unit } => format!("liberal move to assault {}", n(*unit)),
         },
         Gun { to, target, shot, .. } => format!(
             "gun{}{}",
             to.map(|p| format!(" to ({:.1}, {:.1})", p.x, p.y)).unwrap_or_default(),
-            target.map(|t| format!(", {shot:?} at unit {t}")).unwrap_or_default()
+            target
+                .map(|t| format!(
+                    ", {} at {}",
+                    if *shot == crate::state::Shot::Grape { "grape" } else { "round shot" },
+                    n(t)
+                ))
+                .unwrap_or_else(|| ", no target".to_string())
         ),
-        Spike { gun } => format!("spike the gun of unit {gun}"),
-        Crew { gun, figures } => format!("send {figures} to crew unit {gun}"),
-    };
-    what
+        Spike { gun } => format!("spike the gun of {}", n(*gun)),
+        Crew { gun, figures } => format!("send {figures} to crew {}", n(*gun)),
+    }
 }
 
 impl Narrate for Event {
@@ -151,8 +161,7 @@ impl Narrate for Event {
             Event::Declared { side, orders, names } => {
                 let v: Vec<String> = orders
                     .iter()
-                    .enumerate()
-                    .map(|(i, o)| format!("{}: {}", nm(names, i, o.unit), order(o)))
+                    .map(|o| format!("{}: {}", nm(names, o.unit, o.unit), order(o, names)))
                     .collect();
                 format!("{side} declares: {}", v.join("; "))
             }

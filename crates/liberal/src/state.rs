@@ -616,7 +616,7 @@ pub enum Event {
         side: Side,
         /// The orders.
         orders: Vec<Order>,
-        /// The names of the ordered units, in the order of the orders (for the log).
+        /// Every unit's name, by its ID (for the log).
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         names: Vec<String>,
     },

@@ -313,7 +313,7 @@ impl Run<'_> {
                     }
                 }
                 all.sort_by_key(|o| o.unit);
-                let names = all.iter().map(|o| self.st.units[o.unit].name.clone()).collect();
+                let names = self.st.units.iter().map(|u| u.name.clone()).collect();
                 self.emit(Event::Declared { side, orders: all, names });
                 self.step_b();
                 self.step_c();
