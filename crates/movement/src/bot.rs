@@ -26,6 +26,7 @@
 //! not moved, so it is not reusable from game to game.
 
 use crate::Movement;
+use crate::data::TerrainData;
 use crate::engine::{Planner, best_mass_files};
 use crate::layout::{Pose, outline};
 use crate::model::{Discipline, Formation, MoraleState, TroopType, Turn};
@@ -73,6 +74,11 @@ struct Distances {
     /// The enemy nearest each unit, by the side the general commands: with the unit's look
     /// version and the sum of the other sides' epochs it was found at.
     nearest: std::collections::HashMap<(Side, UnitId), (u64, u64, Option<UnitId>)>,
+    /// The ground the ways below were measured over: the table (held, so that it stays the
+    /// same one), the weather and the terrain's prices.
+    ground: Option<(std::sync::Arc<tabletop::terrain::Table>, crate::model::Weather, TerrainData)>,
+    /// (enemy, unit): the versions of both looks a way was measured at, and the way.
+    ways: std::collections::HashMap<(UnitId, UnitId), (u64, u64, f64)>,
 }
 
 /// What the nearest enemy depends on, of one unit.
@@ -82,11 +88,18 @@ struct Look {
     pose: crate::layout::Pose,
     on_table: bool,
     side: Side,
+    size: (f64, f64),
 }
 
 impl Look {
     fn of(u: &Unit) -> Look {
-        Look { rects: u.rects(), pose: u.pose, on_table: u.on_table, side: u.side }
+        Look {
+            rects: u.rects(),
+            pose: u.pose,
+            on_table: u.on_table,
+            side: u.side,
+            size: u.stand_size,
+        }
     }
 
     /// The same to the bit.
@@ -94,6 +107,8 @@ impl Look {
         use crate::hashing::{same_pose, same_rect};
         self.on_table == u.on_table
             && self.side == u.side
+            && self.size.0.to_bits() == u.stand_size.0.to_bits()
+            && self.size.1.to_bits() == u.stand_size.1.to_bits()
             && same_pose(&self.pose, &u.pose)
             && self.rects.len() == u.stands.len()
             && self.rects.iter().zip(&u.stands).all(|(r, s)| same_rect(r, &s.rect))
@@ -102,7 +117,14 @@ impl Look {
 
 impl Distances {
     /// Notes which units' stands have changed since the last look.
-    fn refresh(&mut self, state: &State) {
+    fn refresh(&mut self, state: &State, terrain: &TerrainData) {
+        let same_ground = self.ground.as_ref().is_some_and(|(t, w, d)| {
+            std::sync::Arc::ptr_eq(t, &state.table) && *w == state.weather && d == terrain
+        });
+        if !same_ground {
+            self.ground = Some((state.table.clone(), state.weather, terrain.clone()));
+            self.ways.clear();
+        }
         self.seen.resize_with(state.units.len(), || (Vec::new(), 0));
         for (u, (rects, version)) in state.units.iter().zip(self.seen.iter_mut()) {
             let same = rects.len() == u.stands.len()
@@ -116,6 +138,7 @@ impl Distances {
             // Another state altogether: nothing seen before counts.
             self.looks.clear();
             self.nearest.clear();
+            self.ways.clear();
             for s in self.epochs.values_mut() {
                 *s += 1;
             }
@@ -223,7 +246,7 @@ impl<'a> Ctx<'a> {
         goals: &'a BTreeMap<UnitId, (Point, f64)>,
         distances: &'a std::cell::RefCell<Distances>,
     ) -> Self {
-        distances.borrow_mut().refresh(state);
+        distances.borrow_mut().refresh(state, &rules.data.terrain);
         Ctx { rules, state, side, goals, distances, memo: Memo::default() }
     }
 
@@ -381,7 +404,28 @@ impl<'a> Ctx<'a> {
         if let Some(w) = self.memo.ways.borrow().get(&(e.id, u.id)) {
             return *w;
         }
-        let w = self.way_measured(e, u);
+        // Kept from one decision to the next for the state's own units, while neither changes
+        // its look (and the ground is the same).
+        let own = |x: &Unit| self.state.units.get(x.id).is_some_and(|s| std::ptr::eq(s, x));
+        let key = (own(e) && own(u)).then(|| {
+            let d = self.distances.borrow();
+            let v = |id: UnitId| d.looks.get(id).map_or(u64::MAX, |l| l.1);
+            (v(e.id), v(u.id))
+        });
+        let known = key.and_then(|k| {
+            let d = self.distances.borrow();
+            d.ways.get(&(e.id, u.id)).filter(|(a, b, _)| (*a, *b) == k).map(|w| w.2)
+        });
+        let w = match known {
+            Some(w) => w,
+            None => {
+                let w = self.way_measured(e, u);
+                if let Some((a, b)) = key {
+                    self.distances.borrow_mut().ways.insert((e.id, u.id), (a, b, w));
+                }
+                w
+            }
+        };
         self.memo.ways.borrow_mut().insert((e.id, u.id), w);
         w
     }
