@@ -273,8 +273,9 @@ impl Liberal {
                 basis = format!("a column: half its {n} figures, in the cone");
             }
             Formation::Line => {
+                let ranks = self.firing_ranks(st, firer);
                 for k in 0..n {
-                    if self.rank_of(firer, k, n) >= fr.ranks {
+                    if self.rank_of(firer, k, n) >= ranks {
                         break;
                     }
                     let (rel, face) = self.slot(firer, &firer.place, k, n);
@@ -283,13 +284,33 @@ impl Liberal {
                         count += 1;
                     }
                 }
-                basis = "the front two ranks, in the cone".to_string();
+                basis = if ranks == fr.ranks {
+                    "the front two ranks, in the cone".to_string()
+                } else {
+                    format!("the front {ranks} ranks (the ground allows), in the cone")
+                };
             }
         }
         if count == 0 || !self.sees(st, firer, target) {
             return None;
         }
         Some(Shooting { figures: count, basis, distance: nearest, range })
+    }
+
+    /// How many ranks of a line fire (LIB-FIRE-04): two, unless the ground it stands on is a
+    /// scenario's firing ground that lets more fire.
+    pub fn firing_ranks(&self, st: &State, u: &Unit) -> usize {
+        let at = u.place.at;
+        st.table
+            .areas
+            .iter()
+            .enumerate()
+            .filter(|(i, a)| {
+                st.firing_ranks.get(*i).is_some_and(|r| *r > 0) && a.polygon.contains(at)
+            })
+            .map(|(i, _)| st.firing_ranks[i])
+            .max()
+            .unwrap_or(self.data.rules.fire.ranks)
     }
 
     /// The stand-in chart's band for a distance (LIB-R-01): its index.

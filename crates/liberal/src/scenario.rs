@@ -19,6 +19,11 @@
 //! area = "Mill"              # the area's name
 //! capacity = 20              # figures it holds (default from data/rules.toml)
 //!
+//! [[firing_ground]]          # optional: ground from which more ranks of a line fire
+//! area = "Gallows ridge"     # the area's name (LIB-FIRE-04: "unless terrain dictates")
+//! ranks = 3                  # ranks that fire there (matters for lines deeper than the
+//!                            # default two, `formation.line_ranks` in data/rules.toml)
+//!
 //! [[unit]]
 //! side = "red"
 //! type = "infantry"          # infantry | grenadiers | sharpshooters | light_cavalry |
@@ -52,7 +57,7 @@ use tabletop::terrain::AreaKind;
 /// The most figures a scenario may hold.
 pub const MAX_FIGURES: usize = 5000;
 
-const KEYS: [&str; 4] = ["scenario", "side", "unit", "house"];
+const KEYS: [&str; 5] = ["scenario", "side", "unit", "house", "firing_ground"];
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -84,6 +89,13 @@ struct RawSide {
 struct RawHouse {
     area: String,
     capacity: usize,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawGround {
+    area: String,
+    ranks: usize,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -156,6 +168,7 @@ impl Liberal {
         let sides = doc.array::<RawSide>("side", &mut p);
         let units = doc.array::<RawUnit>("unit", &mut p);
         let houses = doc.array::<RawHouse>("house", &mut p);
+        let grounds = doc.array::<RawGround>("firing_ground", &mut p);
         let r = &self.data.rules;
 
         if let Some(h) = &head {
@@ -213,6 +226,20 @@ impl Liberal {
             }
         }
 
+        let mut firing_ranks: Vec<usize> = Vec::new();
+        if let Some(t) = &table {
+            firing_ranks = vec![0; t.areas.len()];
+            for (i, g) in &grounds {
+                match t.areas.iter().position(|a| a.name == g.area) {
+                    Some(k) if (1..=10).contains(&g.ranks) => firing_ranks[k] = g.ranks,
+                    Some(_) => p.error(("firing_ground", *i, "ranks"), "1 to 10 ranks"),
+                    None => p.error(
+                        ("firing_ground", *i, "area"),
+                        format!("no area is named '{}'", g.area),
+                    ),
+                }
+            }
+        }
         let total: usize =
             units.iter().map(|(_, u)| u.figures.unwrap_or(24).min(MAX_FIGURES + 1)).sum();
         if total > MAX_FIGURES {
@@ -376,6 +403,7 @@ impl Liberal {
             scenario: head.name.clone(),
             table: Arc::new(table),
             houses: capacities,
+            firing_ranks,
             units: out,
             sides: infos,
             phase: Phase::Edge { side: Side::Red },

@@ -422,6 +422,10 @@ pub struct State {
     pub table: Arc<Table>,
     /// House capacities by area index (0 for areas that are not houses).
     pub houses: Vec<usize>,
+    /// Ranks that fire from each area, by area index (0: the usual two; LIB-FIRE-04's
+    /// "unless terrain dictates differently", set by the scenario's `[[firing_ground]]`).
+    #[serde(default)]
+    pub firing_ranks: Vec<usize>,
     /// The units.
     pub units: Vec<Unit>,
     /// The sides.

@@ -213,3 +213,57 @@ fn lib_fire_08_no_fire_beyond_range_or_cone_and_no_partial_effect() {
     assert!(all_volleys(&ev).is_empty());
     assert_eq!(t.st.units[1].strength(), 24);
 }
+
+/// A line three deep on a scenario's firing ground fires with all three ranks (LIB-FIRE-04:
+/// "unless terrain dictates differently"); off it, with two.
+#[test]
+fn lib_fire_04_a_firing_ground_lets_a_third_rank_fire() {
+    use liberal::Liberal;
+    use liberal::state::Command;
+    use tabletop::diagnostics::Source;
+    use tabletop::dice::SeededDice;
+    use tabletop::rules::{Actor, RuleSet};
+    let mut data = liberal::Data::embedded().expect("the data");
+    data.rules.formation.line_ranks = 3;
+    let rules = Liberal::with_data(data);
+    let figures = |ground: bool| -> usize {
+        let extra = if ground {
+            "[[area]]\nname = \"Ridge\"\nkind = \"hill\"\npoints = [[20, 4], [52, 4], [52, 18], [20, 18]]\n\n[[firing_ground]]\narea = \"Ridge\"\nranks = 3\n\n"
+        } else {
+            ""
+        };
+        let body = format!(
+            "{extra}{}{}",
+            unit("red", "infantry", 36.0, 17.0, 0.0, "figures = 36\nofficers = false"),
+            unit("blue", "infantry", 36.0, 33.0, 180.0, "")
+        );
+        let sc = rules.load_scenario(&Source::new("t.toml", scenario("", &body))).expect("loads");
+        let mut dice = SeededDice::new(3);
+        let (mut st, _) = rules.setup(&sc, &mut dice);
+        let side = match &st.phase {
+            liberal::state::Phase::Edge { side } => *side,
+            _ => unreachable!(),
+        };
+        let south = side == Side::Red;
+        for (s, c) in [
+            (side, Command::ChooseEdge { south }),
+            (Side::Red, Command::Deploy { placements: vec![] }),
+            (Side::Blue, Command::Deploy { placements: vec![] }),
+        ] {
+            rules.perform(&mut st, Actor::Side(s), &c, &mut dice).expect("accepted");
+        }
+        let first = st.acting().expect("a turn");
+        let orders = vec![stand(if first == Side::Red { 0 } else { 1 })];
+        let ev = rules
+            .perform(&mut st, Actor::Side(first), &Command::Declare { orders }, &mut dice)
+            .expect("accepted");
+        ev.iter()
+            .find_map(|e| match e {
+                Event::Fired { volley, .. } if volley.firer == 0 => Some(volley.figures),
+                _ => None,
+            })
+            .expect("red fires")
+    };
+    assert_eq!(figures(false), 24, "two ranks of 12");
+    assert_eq!(figures(true), 36, "LIB-FIRE-04: three ranks of 12 on the firing ground");
+}
