@@ -516,6 +516,12 @@ impl Liberal {
             return Err(("LIB-SEQ-03", format!("{} is not an enemy on the table", target.name)));
         }
         let from = self.gun_rect(gun).map_or(gun.place.at, |r| r.front_centre());
+        // Far beyond range whatever its figures: no need to place them.
+        let apart = from.distance(target.place.at) - self.reach_bound(target);
+        if apart > range + 1e-6 {
+            let rule = if shot == Shot::Grape { "LIB-ART-12" } else { "LIB-ART-08" };
+            return Err((rule, format!("{} is over {apart:.0}\" away: range {range}\"", target.name)));
+        }
         let pts = self.target_points(target);
         let cos_half = libm::cos(self.data.rules.artillery.arc_half_degrees.to_radians());
         let near = pts
