@@ -520,7 +520,10 @@ impl Liberal {
         let apart = from.distance(target.place.at) - self.reach_bound(target);
         if apart > range + 1e-6 {
             let rule = if shot == Shot::Grape { "LIB-ART-12" } else { "LIB-ART-08" };
-            return Err((rule, format!("{} is over {apart:.0}\" away: range {range}\"", target.name)));
+            return Err((
+                rule,
+                format!("{} is over {apart:.0}\" away: range {range}\"", target.name),
+            ));
         }
         let pts = self.target_points(target);
         let cos_half = libm::cos(self.data.rules.artillery.arc_half_degrees.to_radians());
