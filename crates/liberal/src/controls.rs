@@ -82,39 +82,6 @@ pub fn front_for(r: &Liberal, u: &Unit, centre: Point, facing: Facing) -> Point 
     centre + facing.right() * x + facing.vector() * y
 }
 
-/// A liberal move worked out step by step: each step and the expected fire on its end.
-pub fn plan_liberal(
-    r: &Liberal,
-    st: &State,
-    unit: UnitId,
-    objective: Objective,
-    formation: Option<Formation>,
-    max_steps: usize,
-) -> Vec<(crate::preview::Step, Vec<(UnitId, f64)>)> {
-    let mut s = st.clone();
-    let mut m = crate::state::Mover {
-        unit,
-        objective,
-        formation,
-        start: s.units[unit].place,
-        steps: 0,
-        leg: Leg::Forward,
-    };
-    let mut out = Vec::new();
-    for _ in 0..max_steps {
-        let step = r.forward_step(&s, &m);
-        s.units[unit].place = step.to;
-        m.steps += 1;
-        let fire = r.fire_on(&s, unit);
-        let end = step.arrived || step.met.is_some();
-        out.push((step, fire));
-        if end {
-            break;
-        }
-    }
-    out
-}
-
 fn expected(plan: &[(crate::preview::Step, Vec<(UnitId, f64)>)]) -> f64 {
     plan.iter().map(|(_, f)| f.iter().map(|x| x.1).sum::<f64>()).sum()
 }
@@ -143,7 +110,7 @@ pub fn controls(r: &Liberal, st: &State, side: Side) -> Controls {
         Phase::Turn { stage: Stage::Declare, .. } => declare_controls(r, st, side, &mut c),
         Phase::Turn { stage: Stage::Liberal { .. }, movers, .. } => {
             let ahead = |m: &crate::state::Mover| -> String {
-                let next = plan_liberal(r, st, m.unit, m.objective, m.formation, 1);
+                let next = r.plan_liberal(st, m.unit, m.objective, m.formation, 1);
                 match next.first() {
                     Some((_, fire)) => {
                         format!("≈{:.1} casualties expected", fire.iter().map(|f| f.1).sum::<f64>())
@@ -457,7 +424,7 @@ fn unit_menu(
         if t.strength() == 0 && t.gun.is_none() {
             continue;
         }
-        let plan = plan_liberal(r, st, u.id, Objective::Unit { unit: e }, None, PREVIEW_STEPS);
+        let plan = r.plan_liberal(st, u.id, Objective::Unit { unit: e }, None, PREVIEW_STEPS);
         let reaches = plan.last().is_some_and(|p| p.0.met == Some(e));
         let loss = expected(&plan);
         let how = if reaches {
@@ -737,7 +704,7 @@ fn measure_liberal(
     objective: Objective,
     mut m: Measurement,
 ) -> Measurement {
-    let plan = plan_liberal(r, st, u.id, objective, None, PREVIEW_STEPS);
+    let plan = r.plan_liberal(st, u.id, objective, None, PREVIEW_STEPS);
     let mut path = vec![r.footprint(u).centre];
     let mut notes = Vec::new();
     let aim = match objective {

@@ -102,16 +102,17 @@ impl Liberal {
         v
     }
 
-    /// Previews a liberal move of `unit` to `objective`: each step's end and the fire it draws
-    /// (at most `max_steps` steps). The mover alone is moved; others stand where they are.
-    pub fn preview(
+    /// Works out a liberal move of `unit` to `objective` step by step: each step and the
+    /// expected fire on its end, each enemy's share (at most `max_steps` steps). The mover alone
+    /// is moved; the others stand where they are.
+    pub fn plan_liberal(
         &self,
         st: &State,
         unit: UnitId,
         objective: Objective,
         formation: Option<Formation>,
         max_steps: usize,
-    ) -> Vec<StepPreview> {
+    ) -> Vec<(Step, Vec<(UnitId, f64)>)> {
         let mut s = st.clone();
         let mut m = Mover {
             unit,
@@ -130,18 +131,34 @@ impl Liberal {
                 m.formation = None;
             }
             let fire = self.fire_on(&s, unit);
-            let expected = fire.iter().map(|f| f.1).sum();
-            out.push(StepPreview {
-                at: [step.to.at.x, step.to.at.y],
-                fire,
-                expected,
-                contact: step.met,
-            });
-            if step.arrived || step.met.is_some() {
+            let end = step.arrived || step.met.is_some();
+            out.push((step, fire));
+            if end {
                 break;
             }
         }
         out
+    }
+
+    /// Previews a liberal move: each step's end and the fire it draws (see
+    /// [`Liberal::plan_liberal`]).
+    pub fn preview(
+        &self,
+        st: &State,
+        unit: UnitId,
+        objective: Objective,
+        formation: Option<Formation>,
+        max_steps: usize,
+    ) -> Vec<StepPreview> {
+        self.plan_liberal(st, unit, objective, formation, max_steps)
+            .into_iter()
+            .map(|(step, fire)| StepPreview {
+                at: [step.to.at.x, step.to.at.y],
+                expected: fire.iter().map(|f| f.1).sum(),
+                fire,
+                contact: step.met,
+            })
+            .collect()
     }
 }
 

@@ -101,6 +101,7 @@ impl Liberal {
                 }
             }
             Event::Declared { orders: o, .. } => {
+                st.last_hits.clear();
                 if let Phase::Turn { orders, .. } = &mut st.phase {
                     *orders = o.clone();
                 }
@@ -147,6 +148,7 @@ impl Liberal {
                 }
             }
             Event::HitsApplied { hits } => {
+                st.last_hits.clear();
                 for (u, hs) in hits {
                     let pos = self.positions(&st.units[*u]);
                     let unit = &mut st.units[*u];
@@ -154,6 +156,7 @@ impl Liberal {
                         let at =
                             pos.iter().find(|p| p.0 == h.figure).map_or(unit.place.at, |p| p.1);
                         unit.figures[h.figure].status = fate_status(h.fate, at);
+                        st.last_hits.push((*u, at, h.number, h.die, h.fate));
                     }
                 }
             }

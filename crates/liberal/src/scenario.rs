@@ -412,6 +412,7 @@ impl Liberal {
             days: head.days.unwrap_or(r.day.days),
             first: Side::Red,
             outcome: None,
+            last_hits: Vec::new(),
         };
         p.finish_with(Scenario { state, description: head.description })
     }

@@ -442,6 +442,10 @@ pub struct State {
     pub first: Side,
     /// The outcome, once over.
     pub outcome: Option<tabletop::rules::Outcome>,
+    /// The last exchange's count, for the table until the next declaration: each hit figure's
+    /// unit, place, number in the count, die and fate (LIB-CAS-03/04).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub last_hits: Vec<(UnitId, Point, usize, u8, Fate)>,
 }
 
 /// One figure's fate in a casualty count.

@@ -275,5 +275,34 @@ pub fn scene(r: &Liberal, st: &State, viewer: Viewer) -> Scene {
             s.marks.push(Mark { points, label });
         }
     }
+    // The last exchange's count walking along the formation: each figure reached, its number
+    // in the count, the die and what befell him (LIB-CAS-03/04).
+    for (_, at, number, die, fate) in &st.last_hits {
+        let fate = match fate {
+            crate::data::Fate::Runs => "runs",
+            crate::data::Fate::WalkingWounded => "walking wounded",
+            crate::data::Fate::Dead | crate::data::Fate::DeadFlagLost => "dead",
+            crate::data::Fate::Wounded | crate::data::Fate::WoundedFlagLost => "wounded",
+            _ => "captured",
+        };
+        let tick = tabletop::geometry::Vec2::new(0.3, 0.3);
+        s.marks.push(Mark {
+            points: vec![*at, *at + tick],
+            label: format!("#{number} ({die}): {fate}"),
+        });
+    }
+    // Runners stand one move behind their formation until their side's next turn (LIB-CAS-07).
+    for u in st.units.iter().filter(|u| u.present()) {
+        let ran = u.figures.iter().filter(|f| f.status == Status::Ran).count();
+        if ran > 0 {
+            let back = r.rate(st, u, u.place.formation, false);
+            let at = r.footprint(u).centre - u.place.facing.vector() * back;
+            let tick = tabletop::geometry::Vec2::new(0.3, 0.0);
+            s.marks.push(Mark {
+                points: vec![at, at + tick],
+                label: format!("{}: {ran} ran", u.name),
+            });
+        }
+    }
     s
 }

@@ -208,3 +208,19 @@ fn lib_cas_09_three_or_six_dead_four_or_five_wounded_where_he_fell() {
     assert_eq!(blue.figures[11].status, Status::Wounded { at: pos[11].1 });
     assert!(T::cites(&ev, "LIB-CAS-09"));
 }
+
+/// The table shows the last count walking along the formation: each figure reached, its number,
+/// the die and its fate (LIB-CAS-04), drawn where he stood.
+#[test]
+fn lib_cas_04_the_table_marks_the_figures_the_count_reached() {
+    use tabletop::rules::{RuleSet, Viewer};
+    let mut t = facing_lines();
+    let mut dice = vec![3, 4, 4, 6, 3, 3];
+    dice.extend([5, 5, 5, 5, 5, 5]);
+    t.declare(Side::Red, vec![stand(0)], &dice);
+    let scene = t.rules.scene(&t.st, Viewer::Spectator);
+    let labels: Vec<&str> = scene.marks.iter().map(|m| m.label.as_str()).collect();
+    for want in ["#3 (3): dead", "#7 (4): wounded", "#11 (4): wounded", "#17 (6): dead"] {
+        assert!(labels.contains(&want), "{want} in {labels:?}");
+    }
+}
