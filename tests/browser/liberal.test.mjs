@@ -89,7 +89,7 @@ test("Liberal Move against the computer: a drafted declare with a previewed libe
   const mine = await commandable(page);
   assert.ok(mine.includes("1"), `the 23rd Foot may be ordered: ${mine}`);
   // The 23rd Foot dragged onto the 1st Maryland: a liberal move to assault it, previewed.
-  await dragPiece(page, "1", await pieceCentre(page, "7"));
+  await dragPiece(page, "1", await pieceCentre(page, "8"));
   await page.waitForFunction(() => document.querySelectorAll(".table-overlay .path-step").length >= 2, null, { timeout: 10000 });
   await page.waitForFunction(() => /step 1:/.test(document.querySelector("#measure")?.textContent ?? ""), null, { timeout: 10000 });
   const readout = (await page.textContent("#measure")) ?? "";
@@ -106,8 +106,8 @@ test("Liberal Move against the computer: a drafted declare with a previewed libe
   await page.locator("#controls .unit .menu button", { hasText: /form column on the move dragged/ }).first().click();
   assert.equal(await page.locator("#controls .draft .choices li").count(), 2);
   // The Guards grenadiers dragged a little way toward the Virginians: a normal move.
-  const from = await pieceCentre(page, "2"), toward = await pieceCentre(page, "8");
-  await dragPiece(page, "2", { x: from.x + (toward.x - from.x) * 0.1, y: from.y + (toward.y - from.y) * 0.1 });
+  const from = await pieceCentre(page, "3"), toward = await pieceCentre(page, "9");
+  await dragPiece(page, "3", { x: from.x + (toward.x - from.x) * 0.1, y: from.y + (toward.y - from.y) * 0.1 });
   await page.waitForFunction(() => /normal move/.test(document.querySelector("#measure")?.textContent ?? ""), null, { timeout: 10000 });
   assert.equal(await page.locator(".table-overlay .path-step").count(), 0, "a normal move has no steps");
   await page.mouse.up();
