@@ -59,6 +59,7 @@ test("Liberal Move against the computer: a drafted declare with a previewed libe
   const { page, context, errors } = await newPage(env.browser);
   await page.goto(env.server.url + seat.link);
   await myTurn(page);
+  await page.waitForFunction(() => /^▶ Your move — /.test(document.title), null, { timeout: 10000 });
   await shot(page, "lib1-start");
   // The edge, if red won the roll.
   if (/edge/.test(await prompt(page))) {

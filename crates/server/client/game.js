@@ -37,6 +37,7 @@ export function game(id, token) {
   let role = "spectator";
   let version = 0;
   let over = false;
+  let scenarioName = "";
   /** @type {ClockPanel | null} */
   let clock = null;
 
@@ -110,6 +111,7 @@ export function game(id, token) {
       case "welcome": {
         role = m.role;
         $("title").textContent = `${m.game.ruleset}: ${m.game.scenario_name}`;
+        scenarioName = m.game.scenario_name;
         $("role").textContent = role === "spectator" ? "watching" : `you command ${role}`;
         $("role").className = `role ${role}`;
         $("side-panel").hidden = role === "spectator";
@@ -122,6 +124,7 @@ export function game(id, token) {
         version = m.version;
         log.update(m.log_from, m.lines);
         $("status").textContent = status(m.pending, m.turn, role);
+        document.title = tabTitle(m.pending, role, scenarioName);
         /** @type {HTMLButtonElement} */ ($("undo")).disabled = !m.can_undo;
         $("version").textContent = `version ${m.version}`;
         if (m.outcome && !over) {
@@ -208,6 +211,19 @@ export function game(id, token) {
       $("game-referee-body").replaceChildren(refereePanel([ruleset], ruleset));
     }
   }
+}
+
+/**
+ * The tab's title: whether it is this browser's move, so a player in another tab sees it.
+ * @param {PendingInfo} p
+ * @param {Role} role
+ * @param {string} scenario
+ */
+function tabTitle(p, role, scenario) {
+  const name = scenario ? `${scenario} — Strategikon` : "Strategikon";
+  if (p.kind === "over") return `Battle over — ${name}`;
+  const sides = p.kind === "side" ? [p.side] : p.kind === "both" ? p.waiting : p.sides;
+  return sides.some((s) => s === role) ? `▶ Your move — ${name}` : name;
 }
 
 /**
