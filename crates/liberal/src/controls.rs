@@ -818,7 +818,7 @@ fn measure_gun(
     }
     let mut label = format!("{}: move {}\"", u.name, inches(u.place.at.distance(front)));
     // A horse gun may move and fire: at the best target from where it ends (LIB-ART-04).
-    if r.data.guns[r.gun_kind(u, g)].move_and_fire {
+    if r.data.guns[r.gun_kind(g)].move_and_fire {
         let mut s = st.clone();
         s.units[u.id].place = to;
         let foes = present_foes(st, side);
@@ -948,7 +948,7 @@ pub fn roster(r: &Liberal, st: &State, _viewer: Viewer) -> Vec<RosterRow> {
                 unit: u.id.to_string(),
                 label: u.name.clone(),
                 kind: match &u.gun {
-                    Some(g) => r.data.guns[r.gun_kind(u, g)].name.clone(),
+                    Some(g) => r.data.guns[r.gun_kind(g)].name.clone(),
                     None => r.data.troops[u.troop].name.clone(),
                 },
                 strength: format!("{} of {}", u.strength(), u.figures.len()),

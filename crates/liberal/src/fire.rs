@@ -435,7 +435,7 @@ impl Liberal {
             at = Some(p);
             let figure = order[p];
             taken.push(figure);
-            let fate = self.data.rules.results.fire[(r.value as usize - 1).min(5)];
+            let fate = self.fire_fate(r.value);
             hits.push(Hit { figure, number: p + 1, die: r.value, fate });
         }
         hits

@@ -556,7 +556,7 @@ impl Liberal {
                 }
                 if let Some(t) = target {
                     enemy(*t)?;
-                    if moved && !self.data.guns[self.gun_kind(u, g)].move_and_fire {
+                    if moved && !self.data.guns[self.gun_kind(g)].move_and_fire {
                         return Err(refuse(
                             "LIB-ART-04",
                             "a foot gun may move or fire in a turn, not both",

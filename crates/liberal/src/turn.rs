@@ -44,7 +44,7 @@ impl Liberal {
         road: bool,
     ) -> f64 {
         if let Some(g) = &u.gun {
-            let gt = &self.data.guns[self.gun_kind(u, g)];
+            let gt = &self.data.guns[self.gun_kind(g)];
             return if road { gt.road } else { gt.column };
         }
         let _ = st;
@@ -66,10 +66,10 @@ impl Liberal {
         }
     }
 
-    /// The gun's type now: a horse gun with no artillerymen left is a foot gun (LIB-ART-14).
-    pub fn gun_kind(&self, u: &crate::state::Unit, g: &crate::state::Gun) -> usize {
-        let horse = self.data.guns[g.kind].move_and_fire;
-        if horse && (g.demoted || self.artillerymen(u) == 0) {
+    /// The gun's type now: a horse gun demoted for losing its artillerymen is a foot gun
+    /// (LIB-ART-14).
+    pub fn gun_kind(&self, g: &crate::state::Gun) -> usize {
+        if g.demoted {
             self.data.guns.iter().position(|x| !x.move_and_fire).unwrap_or(g.kind)
         } else {
             g.kind
@@ -131,17 +131,6 @@ impl Liberal {
             self.footprint(u).width / 2.0 * angle
         };
         dist + wheel
-    }
-
-    /// Whether a footprint is clear of every enemy (and returns the first touched).
-    pub fn enemy_touched(&self, st: &State, unit: UnitId, rect: &Rect) -> Option<UnitId> {
-        let side = st.units[unit].side;
-        let c = self.data.rules.melee.contact;
-        st.units
-            .iter()
-            .filter(|o| o.side != side && o.present() && o.strength() > 0)
-            .find(|o| rect.within(&self.footprint(o), c))
-            .map(|o| o.id)
     }
 
     /// Whether a footprint stands in a river or stream outside its fords and bridges
@@ -424,14 +413,14 @@ impl Run<'_> {
                     let mut rules =
                         vec!["LIB-SEQ-03", "LIB-CHOICE-04", "LIB-CHOICE-08", "LIB-LIBERAL-14"];
                     if let Some(g) = &u.gun
-                        && self.rules.gun_kind(u, g) != g.kind
+                        && self.rules.gun_kind(g) != g.kind
                     {
                         rules.extend(["LIB-ART-14", "LIB-R-25"]);
                     }
                     if !moved {
                         rules.push("LIB-ART-07");
                     }
-                    if self.rules.data.guns[self.rules.gun_kind(u, u.gun.as_ref().expect("a gun"))]
+                    if self.rules.data.guns[self.rules.gun_kind(u.gun.as_ref().expect("a gun"))]
                         .move_and_fire
                     {
                         rules.push("LIB-ART-05");
@@ -469,7 +458,7 @@ impl Run<'_> {
                     let u = &self.st.units[o.unit];
                     let Some(g) = &u.gun else { continue };
                     let moved_foot =
-                        g.moved && !self.rules.data.guns[self.rules.gun_kind(u, g)].move_and_fire;
+                        g.moved && !self.rules.data.guns[self.rules.gun_kind(g)].move_and_fire;
                     if moved_foot || self.rules.gun_barred(u, gt).is_some() || !self.alive(*t) {
                         continue;
                     }
@@ -698,7 +687,7 @@ impl Run<'_> {
                         }
                     }
                     if let Some(g) = &fu.gun {
-                        if r.data.guns[r.gun_kind(fu, g)].move_and_fire {
+                        if r.data.guns[r.gun_kind(g)].move_and_fire {
                             rules.push("LIB-ART-05");
                         } else {
                             rules.push("LIB-ART-04");

@@ -135,7 +135,7 @@ fn unit_view(r: &Liberal, st: &State, u: &Unit) -> UnitView {
         name: u.name.clone(),
         side: u.side,
         troop: match &u.gun {
-            Some(g) => r.data.guns[r.gun_kind(u, g)].id.clone(),
+            Some(g) => r.data.guns[r.gun_kind(g)].id.clone(),
             None => r.data.troops[u.troop].id.clone(),
         },
         formation: u.place.formation,
@@ -155,7 +155,7 @@ fn unit_view(r: &Liberal, st: &State, u: &Unit) -> UnitView {
             .collect(),
         flag: u.flag,
         gun: u.gun.as_ref().map(|g| GunView {
-            kind: r.data.guns[r.gun_kind(u, g)].name.clone(),
+            kind: r.data.guns[r.gun_kind(g)].name.clone(),
             spiked: g.spiked,
             destroyed: g.destroyed,
             artillerymen: r.artillerymen(u),

@@ -337,7 +337,7 @@ fn lib_art_14_a_horse_gun_without_artillerymen_is_a_foot_gun() {
     let u = &t.st.units[0];
     let g = u.gun.as_ref().unwrap();
     let foot = t.rules.data.gun("foot_artillery").unwrap();
-    assert_eq!(t.rules.gun_kind(u, g), foot);
+    assert_eq!(t.rules.gun_kind(g), foot);
     assert_eq!(g.range, 36.0);
     assert_eq!(
         declare_refused(&t, vec![gun(0, Some((36.0, 11.0)), None, Some(2), Shot::Round)]),

@@ -184,33 +184,6 @@ fn the_umpire_catches_doctored_events() {
     assert!(v.iter().any(|v| v.rule == "LIB-DAY-01"), "{v:?}");
 }
 
-/// For chasing a violation: tells one battle's events and the umpire's findings.
-/// `UMP_NAME=farm.toml UMP_SEED=3 [UMP_RED=random] [UMP_BLUE=random] [UMP_FROM=n] [UMP_TO=n]
-/// [UMP_JSON=1] cargo test -p liberal --test umpire one_battle_told -- --ignored --nocapture`
-#[test]
-#[ignore]
-fn one_battle_told() {
-    use tabletop::rules::Narrate;
-    let name = std::env::var("UMP_NAME").unwrap();
-    let seed: u64 = std::env::var("UMP_SEED").unwrap().parse().unwrap();
-    let red = std::env::var("UMP_RED").unwrap_or("scripted".into());
-    let blue = std::env::var("UMP_BLUE").unwrap_or("scripted".into());
-    let from: usize = std::env::var("UMP_FROM").unwrap_or("0".into()).parse().unwrap();
-    let to: usize = std::env::var("UMP_TO").unwrap_or("100000".into()).parse().unwrap();
-    let g = battle(&host(), &name, seed, &red, &blue);
-    for (k, e) in g.events().iter().enumerate() {
-        if k >= from && k <= to {
-            eprintln!("{k}: {}", e.describe());
-            if std::env::var("UMP_JSON").is_ok() {
-                eprintln!("   {}", serde_json::to_string(e).unwrap());
-            }
-        }
-    }
-    for v in audit(&g) {
-        eprintln!("{v}");
-    }
-}
-
 /// Dismounted cavalry changes formation as infantry does (LIB-M-10): the engine's allowance is
 /// the umpire's reading of the table.
 #[test]
